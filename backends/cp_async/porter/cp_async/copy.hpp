@@ -1,0 +1,90 @@
+// porter/cp_async/copy.hpp — the cp_async lowering (Ampere, sm_80+).
+//
+// Every thread issues cp.async chunks of W bytes, W = 16 (cp.async.cg), 8 or 4 (cp.async.ca),
+// the widest the actual addresses allow. Out-of-bounds bytes are zero-filled by the src-size
+// operand: every chunk is issued, with src-size 0..W, so there is no divergent branch around the
+// copy. Addresses aligned below 4 bytes cannot use cp.async; those copies move with the staged
+// lowering's plain loads (explain() says when a source guarantees less than 4 bytes).
+// Completion: the pipeline's commit issues cp.async.mbarrier.arrive on the stage's full barrier.
+// Source: PTX ISA 8.x 9.7.9.25.3 (cp.async), CUDA C++ Programming Guide "Asynchronous Data Copies".
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "porter/box.hpp"
+#include "porter/detail/box_geometry.hpp"
+#include "porter/detail/copy_context.hpp"
+#include "porter/ptx/cp_async.hpp"
+#include "porter/source.hpp"
+#include "porter/staged/copy.hpp"
+
+namespace porter::backend {
+
+struct cp_async {
+  using path = porter::path::cp_async;
+
+#if defined(__CUDACC__)
+  /// Copy the box of `src` at `at` into `dst` (dense box layout, 128-byte aligned shared memory).
+  /// Elements outside the tensor are zero-filled. Called by all threads of the CTA; the bytes are
+  /// in shared memory once the pipeline's commit-arrive completes.
+  template <class Box>
+  static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
+                                     const coord<Box::rank>& at, const detail::copy_context& ctx) {
+    switch (detail::box_chunk_bytes<Box>(src, at)) {
+      case 16: walk_box<Box, 16>(dst, src, at, ctx); break;
+      case 8: walk_box<Box, 8>(dst, src, at, ctx); break;
+      case 4: walk_box<Box, 4>(dst, src, at, ctx); break;
+      default: staged::copy_box<Box>(dst, src, at, ctx); break;
+    }
+  }
+
+  /// Copy `bytes` bytes from global `src` to shared `dst`: cp.async chunks of the widest width
+  /// both addresses allow (>= 4), the remaining tail of fewer than W bytes with plain loads.
+  /// Exactly [dst, dst + bytes) is written. Called by all threads of the CTA.
+  static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
+                                       const detail::copy_context& ctx) {
+    const unsigned w = detail::widest_access(reinterpret_cast<std::uintptr_t>(src) | reinterpret_cast<std::uintptr_t>(dst));
+    std::size_t done = 0;
+    switch (w) {
+      case 16: done = walk_bytes<16>(dst, src, bytes, ctx); break;
+      case 8: done = walk_bytes<8>(dst, src, bytes, ctx); break;
+      case 4: done = walk_bytes<4>(dst, src, bytes, ctx); break;
+      default: break;
+    }
+    if (done < bytes)
+      staged::copy_bytes(static_cast<unsigned char*>(dst) + done, static_cast<const unsigned char*>(src) + done,
+                         bytes - done, ctx);
+  }
+
+ private:
+  template <unsigned W>
+  static PORTER_DEVICE PORTER_FORCEINLINE void issue(void* dst, const void* src, unsigned valid) {
+    if constexpr (W == 16) ptx::cp_async_cg_16(dst, src, valid);
+    else if constexpr (W == 8) ptx::cp_async_ca_8(dst, src, valid);
+    else ptx::cp_async_ca_4(dst, src, valid);
+  }
+
+  template <class Box, unsigned W>
+  static PORTER_DEVICE void walk_box(typename Box::element_type* dst, const tiled_source<Box>& src,
+                                     const coord<Box::rank>& at, const detail::copy_context& ctx) {
+    constexpr std::size_t total = detail::box_chunks<Box, W>;
+    unsigned char* d = reinterpret_cast<unsigned char*>(dst);
+    for (std::size_t k = ctx.thread; k < total; k += ctx.nthreads) {
+      const detail::chunk_source cs = detail::locate_chunk<Box, W>(src, at, k);
+      issue<W>(d + cs.dst_offset, cs.src, cs.valid);
+    }
+  }
+
+  template <unsigned W>
+  static PORTER_DEVICE std::size_t walk_bytes(void* dst, const void* src, std::size_t bytes,
+                                              const detail::copy_context& ctx) {
+    const std::size_t full = bytes / W;
+    unsigned char* d = static_cast<unsigned char*>(dst);
+    const unsigned char* s = static_cast<const unsigned char*>(src);
+    for (std::size_t k = ctx.thread; k < full; k += ctx.nthreads) issue<W>(d + k * W, s + k * W, W);
+    return full * W;
+  }
+#endif  // __CUDACC__
+};
+
+}  // namespace porter::backend

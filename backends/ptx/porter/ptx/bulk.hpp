@@ -1,0 +1,75 @@
+// porter/ptx/bulk.hpp — Hopper bulk and bulk-tensor copy wrappers (global -> shared::cta),
+// completing on an mbarrier with transaction bytes. One instruction variant per function.
+//
+// Source: PTX ISA 8.x, 9.7.9.25.4.1 "cp.async.bulk" and 9.7.9.25.5.1 "cp.async.bulk.tensor"
+// (both sm_90). The destination uses the .shared::cluster window; a CTA's own shared::cta address
+// is valid there. Coordinates of tensor copies are signed 32-bit, innermost dimension FIRST;
+// out-of-bounds elements are filled with zeros (tensor map oobFill NONE).
+#pragma once
+#include <cstdint>
+
+#include "porter/ptx/common.hpp"
+
+namespace porter::ptx {
+#if defined(__CUDACC__)
+
+/// cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [bar];
+/// dst, src 16-byte aligned; size a multiple of 16.
+PORTER_DEVICE PORTER_FORCEINLINE void bulk_copy_g2s(void* dst, const void* src, std::uint32_t size,
+                                                    std::uint64_t* bar) {
+#if PORTER_ARCH_HAS_TMA
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   smem_addr(dst)),
+               "l"(src), "r"(size), "r"(smem_addr(bar))
+               : "memory");
+#else
+  trap_with("cp.async.bulk needs sm_90 or newer");
+#endif
+}
+
+/// prefetch.tensormap [tmap];   (PTX 9.7.9.15, sm_90) — warm the descriptor cache.
+PORTER_DEVICE PORTER_FORCEINLINE void prefetch_tensormap(const void* tmap) {
+#if PORTER_ARCH_HAS_TMA
+  asm volatile("prefetch.tensormap [%0];" ::"l"(tmap) : "memory");
+#endif
+}
+
+#if PORTER_ARCH_HAS_TMA
+#  define PORTER_PTX_TENSOR_G2S(DIM, COORDS, ...)                                                          \
+    asm volatile("cp.async.bulk.tensor." #DIM "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" \
+                 " [%0], [%1, {" COORDS "}], [%2];" ::"r"(smem_addr(dst)),                                  \
+                 "l"(tmap), "r"(smem_addr(bar)), __VA_ARGS__                                               \
+                 : "memory")
+#else
+#  define PORTER_PTX_TENSOR_G2S(DIM, COORDS, ...) trap_with("cp.async.bulk.tensor needs sm_90 or newer")
+#endif
+
+/// cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [dst], [tmap, {c0}], [bar];
+/// dst 128-byte aligned; tmap the generic address of a __grid_constant__ CUtensorMap; c0 innermost.
+PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_1d(void* dst, const void* tmap, std::uint64_t* bar, int c0) {
+  PORTER_PTX_TENSOR_G2S(1, "%3", "r"(c0));
+}
+/// As tensor_copy_g2s_1d, 2D: coordinates {c0 innermost, c1}.
+PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_2d(void* dst, const void* tmap, std::uint64_t* bar, int c0,
+                                                         int c1) {
+  PORTER_PTX_TENSOR_G2S(2, "%3, %4", "r"(c0), "r"(c1));
+}
+/// As tensor_copy_g2s_1d, 3D.
+PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_3d(void* dst, const void* tmap, std::uint64_t* bar, int c0,
+                                                         int c1, int c2) {
+  PORTER_PTX_TENSOR_G2S(3, "%3, %4, %5", "r"(c0), "r"(c1), "r"(c2));
+}
+/// As tensor_copy_g2s_1d, 4D.
+PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_4d(void* dst, const void* tmap, std::uint64_t* bar, int c0,
+                                                         int c1, int c2, int c3) {
+  PORTER_PTX_TENSOR_G2S(4, "%3, %4, %5, %6", "r"(c0), "r"(c1), "r"(c2), "r"(c3));
+}
+/// As tensor_copy_g2s_1d, 5D.
+PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_5d(void* dst, const void* tmap, std::uint64_t* bar, int c0,
+                                                         int c1, int c2, int c3, int c4) {
+  PORTER_PTX_TENSOR_G2S(5, "%3, %4, %5, %6, %7", "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4));
+}
+#undef PORTER_PTX_TENSOR_G2S
+
+#endif  // __CUDACC__
+}  // namespace porter::ptx

@@ -1,0 +1,47 @@
+// porter/ptx/cp_async.hpp — Ampere asynchronous copy wrappers (global -> shared), one per variant.
+//
+// Source: PTX ISA 8.x, section 9.7.9.25.3 "cp.async" (sm_80). The src-size operand (0..cp-size)
+// reads that many bytes and zero-fills the rest of the chunk; with src-size 0 nothing is read.
+#pragma once
+#include <cstdint>
+
+#include "porter/ptx/common.hpp"
+
+namespace porter::ptx {
+#if defined(__CUDACC__)
+
+/// cp.async.cg.shared.global [dst], [src], 16, src_size;   (sm_80; .cg caches in L2 only)
+/// dst and src 16-byte aligned; src_size in 0..16.
+PORTER_DEVICE PORTER_FORCEINLINE void cp_async_cg_16(void* dst, const void* src, std::uint32_t src_size) {
+#if PORTER_ARCH_HAS_CP_ASYNC
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(smem_addr(dst)), "l"(src), "r"(src_size)
+               : "memory");
+#else
+  trap_with("cp.async needs sm_80 or newer");
+#endif
+}
+
+/// cp.async.ca.shared.global [dst], [src], 8, src_size;   (sm_80; .ca caches in L1 and L2)
+/// dst and src 8-byte aligned; src_size in 0..8.
+PORTER_DEVICE PORTER_FORCEINLINE void cp_async_ca_8(void* dst, const void* src, std::uint32_t src_size) {
+#if PORTER_ARCH_HAS_CP_ASYNC
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(smem_addr(dst)), "l"(src), "r"(src_size)
+               : "memory");
+#else
+  trap_with("cp.async needs sm_80 or newer");
+#endif
+}
+
+/// cp.async.ca.shared.global [dst], [src], 4, src_size;   (sm_80)
+/// dst and src 4-byte aligned; src_size in 0..4.
+PORTER_DEVICE PORTER_FORCEINLINE void cp_async_ca_4(void* dst, const void* src, std::uint32_t src_size) {
+#if PORTER_ARCH_HAS_CP_ASYNC
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(smem_addr(dst)), "l"(src), "r"(src_size)
+               : "memory");
+#else
+  trap_with("cp.async needs sm_80 or newer");
+#endif
+}
+
+#endif  // __CUDACC__
+}  // namespace porter::ptx

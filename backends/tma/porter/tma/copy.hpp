@@ -1,0 +1,107 @@
+// porter/tma/copy.hpp — the tma lowering (Hopper, sm_90+).
+//
+// 2D-5D boxes: one elected thread (thread 0) raises the stage's expected transaction bytes by the
+// box size and issues cp.async.bulk.tensor copies with the source's tensor map; the TMA unit
+// zero-fills elements outside the tensor. A box whose outermost dimension exceeds TMA's 256 is
+// issued as several copies of tma_split_rows rows each (same shared layout).
+// 1D boxes and byte ranges: cp.async.bulk for the 16-byte-aligned body (the source and the
+// destination must agree modulo 16); unaligned head and tail bytes (< 16 each), and ranges whose
+// source and destination disagree modulo 16, move with the staged lowering's thread loads; the
+// out-of-bounds part of a 1D box is stored as zero by the threads.
+// Completion: transaction bytes on the stage's full mbarrier, plus every thread's arrive at commit.
+// Source: PTX ISA 8.x 9.7.9.25.4 (cp.async.bulk), 9.7.9.25.5 (cp.async.bulk.tensor); CUDA C++
+// Programming Guide, "Asynchronous Data Copies using the Tensor Memory Accelerator".
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "porter/box.hpp"
+#include "porter/detail/copy_context.hpp"
+#include "porter/ptx/bulk.hpp"
+#include "porter/ptx/mbarrier.hpp"
+#include "porter/source.hpp"
+#include "porter/staged/copy.hpp"
+
+namespace porter::backend {
+
+struct tma {
+  using path = porter::path::tma;
+
+#if defined(__CUDACC__)
+  /// Copy the box of `src` at `at` into `dst` (dense box layout, 128-byte aligned shared memory).
+  /// Elements outside the tensor read as zero. Precondition: src.supports(path_id::tma) and, for
+  /// rank >= 2, `src` is a __grid_constant__ kernel parameter (traps otherwise). Called by all
+  /// threads of the CTA; completes on ctx.full.
+  template <class Box>
+  static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
+                                     const coord<Box::rank>& at, const detail::copy_context& ctx) {
+    using T = typename Box::element_type;
+    constexpr int R = Box::rank;
+    if constexpr (R == 1) {
+      // Elements [lo, hi) of the box lie inside the tensor; the rest are zero.
+      constexpr std::int64_t B = Box::dim(0);
+      std::int64_t lo = -std::int64_t(at[0]), hi = src.extent[0] - std::int64_t(at[0]);
+      lo = lo < 0 ? 0 : (lo > B ? B : lo);
+      hi = hi < lo ? lo : (hi > B ? B : hi);
+      unsigned char* d = reinterpret_cast<unsigned char*>(dst);
+      if (lo > 0) detail::fill_zero(d, std::size_t(lo) * sizeof(T), ctx);
+      if (hi < B) detail::fill_zero(d + hi * sizeof(T), std::size_t(B - hi) * sizeof(T), ctx);
+      if (hi > lo) copy_bytes(d + lo * sizeof(T), src.ptr + (std::int64_t(at[0]) + lo), std::size_t(hi - lo) * sizeof(T), ctx);
+    } else {
+      if (ctx.thread != 0) return;
+      const void* tmap = src.tensor_map;
+      if (!__isGridConstant(tmap))
+        ptx::trap_with("tma path: the tiled_source must be a __grid_constant__ const kernel parameter, "
+                       "passed by reference down to async_copy (a copy in local memory has no tensor map)");
+      ptx::mbarrier_expect_tx(ctx.full, std::uint32_t(Box::bytes));
+      // 16-byte elements travel as pairs of 8-byte elements (no 16-byte TMA data type).
+      constexpr int inner_scale = sizeof(T) == 16 ? 2 : 1;
+      int c[5];
+#pragma unroll
+      for (int d = 0; d < R; ++d) c[d] = at[R - 1 - d];  // innermost first
+      c[0] *= inner_scale;
+      const int split = src.tma_split_rows;
+      const std::size_t slab = Box::bytes / std::size_t(Box::dim(0));  // bytes per index of dimension 0
+      unsigned char* d = reinterpret_cast<unsigned char*>(dst);
+      for (int r = 0; r < Box::dim(0); r += split) {
+        const int outer = at[0] + r;
+        void* to = d + std::size_t(r) * slab;
+        if constexpr (R == 2) ptx::tensor_copy_g2s_2d(to, tmap, ctx.full, c[0], outer);
+        else if constexpr (R == 3) ptx::tensor_copy_g2s_3d(to, tmap, ctx.full, c[0], c[1], outer);
+        else if constexpr (R == 4) ptx::tensor_copy_g2s_4d(to, tmap, ctx.full, c[0], c[1], c[2], outer);
+        else ptx::tensor_copy_g2s_5d(to, tmap, ctx.full, c[0], c[1], c[2], c[3], outer);
+      }
+    }
+  }
+
+  /// Copy `bytes` bytes from global `src` to shared `dst`: cp.async.bulk for the body when both
+  /// addresses agree modulo 16, thread loads for the rest. Exactly [dst, dst + bytes) is written.
+  /// Called by all threads of the CTA; completes on ctx.full.
+  static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
+                                       const detail::copy_context& ctx) {
+    const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(src), dd = reinterpret_cast<std::uintptr_t>(dst);
+    if (((s ^ dd) & 15u) != 0) {  // cannot be 16-byte aligned on both sides at once
+      staged::copy_bytes(dst, src, bytes, ctx);
+      return;
+    }
+    std::size_t head = (16u - (s & 15u)) & 15u;
+    head = head > bytes ? bytes : head;
+    const std::size_t body = (bytes - head) & ~std::size_t(15);
+    const std::size_t tail = bytes - head - body;
+    unsigned char* d = static_cast<unsigned char*>(dst);
+    const unsigned char* sp = static_cast<const unsigned char*>(src);
+    if (body > 0 && ctx.thread == 0) {
+      // The transaction count of one phase stays below 2^20 bytes: issue in pieces of 512 KiB at most.
+      for (std::size_t off = 0; off < body; off += (std::size_t(1) << 19)) {
+        const std::size_t n = body - off < (std::size_t(1) << 19) ? body - off : (std::size_t(1) << 19);
+        ptx::mbarrier_expect_tx(ctx.full, std::uint32_t(n));
+        ptx::bulk_copy_g2s(d + head + off, sp + head + off, std::uint32_t(n), ctx.full);
+      }
+    }
+    if (head) staged::copy_bytes(d, sp, head, ctx);
+    if (tail) staged::copy_bytes(d + head + body, sp + head + body, tail, ctx);
+  }
+#endif  // __CUDACC__
+};
+
+}  // namespace porter::backend

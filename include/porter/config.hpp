@@ -1,0 +1,66 @@
+// porter/config.hpp — the one place that maps compiler and target macros to capability names.
+//
+// Everything else in porter tests these names, never __CUDA_ARCH__, __HIP_DEVICE_COMPILE__ or raw
+// SM numbers (DESIGN.md, invariant 7). Sources: CUDA C++ Programming Guide, "Feature Availability"
+// (__CUDA_ARCH__), PTX ISA 8.x sections 9.7.9.25 (cp.async, sm_80), 9.7.9.25.4 (cp.async.bulk,
+// sm_90), 9.7.13.15 (mbarrier, sm_80; expect_tx and try_wait, sm_90).
+#pragma once
+
+#if defined(__HIPCC__) || defined(__HIP__)
+#  define PORTER_HIP 1                 // compiled by hipcc / clang -x hip
+#else
+#  define PORTER_HIP 0
+#endif
+
+#if defined(__CUDACC__) || PORTER_HIP
+#  define PORTER_GPU_COMPILER 1        // this translation unit understands __device__
+#  define PORTER_HOST_DEVICE __host__ __device__
+#  define PORTER_DEVICE __device__
+#  define PORTER_FORCEINLINE __forceinline__
+#else
+#  define PORTER_GPU_COMPILER 0        // plain C++ (host tests, host code): no device parts
+#  define PORTER_HOST_DEVICE
+#  define PORTER_DEVICE
+#  define PORTER_FORCEINLINE inline
+#endif
+
+// Device compilation pass and the capabilities of its target.
+#if defined(__CUDA_ARCH__)
+#  define PORTER_DEVICE_PASS 1
+#  define PORTER_ARCH_HAS_CP_ASYNC (__CUDA_ARCH__ >= 800)   // cp.async, mbarrier (sm_80+)
+#  define PORTER_ARCH_HAS_MBARRIER (__CUDA_ARCH__ >= 800)
+#  define PORTER_ARCH_HAS_TMA      (__CUDA_ARCH__ >= 900)   // cp.async.bulk{.tensor}, expect_tx (sm_90+)
+#elif defined(__HIP_DEVICE_COMPILE__)
+#  define PORTER_DEVICE_PASS 1
+#  define PORTER_ARCH_HAS_CP_ASYNC 0
+#  define PORTER_ARCH_HAS_MBARRIER 0
+#  define PORTER_ARCH_HAS_TMA      0
+#else
+#  define PORTER_DEVICE_PASS 0
+#  define PORTER_ARCH_HAS_CP_ASYNC 0
+#  define PORTER_ARCH_HAS_MBARRIER 0
+#  define PORTER_ARCH_HAS_TMA      0
+#endif
+
+// Debug mode: device-side precondition checks and bounded waits that trap with a message.
+// Independent of NDEBUG on purpose: users switch it on in release builds to find misuse.
+#if !defined(PORTER_DEBUG)
+#  define PORTER_DEBUG 0
+#endif
+
+// HIP has no __grid_constant__; the CUDA-only tensor map is never read there.
+#if PORTER_HIP && !defined(__grid_constant__)
+#  define __grid_constant__
+#endif
+
+namespace porter {
+/// Capability names of the current compilation pass, usable in `if constexpr`.
+/// In the host pass all are false: device code is never emitted there.
+struct arch {
+  static constexpr bool device_pass = PORTER_DEVICE_PASS;
+  static constexpr bool has_tma = PORTER_ARCH_HAS_TMA;
+  static constexpr bool has_cp_async = PORTER_ARCH_HAS_CP_ASYNC;
+  static constexpr bool has_mbarrier = PORTER_ARCH_HAS_MBARRIER;
+  static constexpr bool hip = PORTER_HIP;
+};
+}  // namespace porter

@@ -1,0 +1,79 @@
+// porter/detail/box_geometry.hpp — where each chunk of a box comes from (neutral arithmetic).
+//
+// The element-wise paths (cp_async, staged, hip) split a box into chunks of W bytes (W a power of
+// two, 1..16) and give each thread chunks k = thread, thread + nthreads, ... A chunk never straddles
+// the tensor's lower edge: W divides the byte address of the tensor's first element, every stride in
+// bytes and the box's first column in bytes, so a chunk starting before column 0 ends before it.
+// It may straddle the upper edge of the innermost dimension; `valid` then counts the bytes inside.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "porter/box.hpp"
+#include "porter/config.hpp"
+
+namespace porter::detail {
+
+/// Lowest set bit of x, capped at 16 (x == 0 gives 16): the widest aligned access x allows.
+PORTER_HOST_DEVICE constexpr unsigned widest_access(std::uint64_t x) {
+  const std::uint64_t low = x & (~x + 1);
+  return (x == 0 || low >= 16) ? 16u : unsigned(low);
+}
+
+/// Widest chunk (bytes, 1..16) for copying `Box` from a tensor at `ptr` with `stride` (elements)
+/// starting at `at`: limited by the base address, each outer stride in bytes, the first column in
+/// bytes and the box row in bytes (the shared-memory side).
+template <class Box, class Src>
+PORTER_HOST_DEVICE unsigned box_chunk_bytes(const Src& src, const coord<Box::rank>& at) {
+  constexpr std::uint64_t esize = sizeof(typename Box::element_type);
+  std::uint64_t bits = reinterpret_cast<std::uintptr_t>(src.ptr) | std::uint64_t(Box::inner_bytes) |
+                       (std::uint64_t(std::int64_t(at[Box::rank - 1])) * esize);
+  for (int d = 0; d + 1 < Box::rank; ++d) bits |= std::uint64_t(src.stride[d]) * esize;
+  return widest_access(bits);
+}
+
+/// Where chunk `k` (of W bytes) of a box lands and comes from.
+struct chunk_source {
+  std::size_t dst_offset;   ///< bytes from the box's first element in shared memory
+  const void* src;          ///< global address; a valid in-tensor address even when valid == 0
+  unsigned valid;           ///< bytes inside the tensor (0..W); the rest read as zero
+};
+
+/// Locate chunk k of W bytes of `Box` at `at` in `src` (see file comment).
+template <class Box, unsigned W, class Src>
+PORTER_HOST_DEVICE PORTER_FORCEINLINE chunk_source locate_chunk(const Src& src, const coord<Box::rank>& at,
+                                                                std::size_t k) {
+  using T = typename Box::element_type;
+  constexpr int R = Box::rank;
+  constexpr std::size_t chunks_per_row = Box::inner_bytes / W;
+  const std::size_t row = k / chunks_per_row;
+  const std::size_t c = k - row * chunks_per_row;
+  // Decompose the row index into outer box indices (outermost first) and test each dimension.
+  std::size_t rest = row;
+  std::int64_t elem = 0;
+  bool inside = true;
+#pragma unroll
+  for (int d = R - 2; d >= 0; --d) {
+    const std::size_t bd = std::size_t(Box::dim(d));
+    const std::int64_t idx = std::int64_t(at[d]) + std::int64_t(rest % bd);
+    rest /= bd;
+    inside = inside && idx >= 0 && idx < src.extent[d];
+    elem += idx * src.stride[d];
+  }
+  // Innermost dimension in bytes.
+  const std::int64_t col_bytes = std::int64_t(at[R - 1]) * std::int64_t(sizeof(T)) + std::int64_t(c * W);
+  const std::int64_t row_bytes = src.extent[R - 1] * std::int64_t(sizeof(T));
+  std::int64_t v = row_bytes - col_bytes;
+  v = v < 0 ? 0 : (v > std::int64_t(W) ? std::int64_t(W) : v);
+  if (!inside || col_bytes < 0) v = 0;
+  const unsigned char* base = reinterpret_cast<const unsigned char*>(src.ptr);
+  const unsigned char* from = base + elem * std::int64_t(sizeof(T)) + col_bytes;
+  return chunk_source{row * Box::inner_bytes + c * W, v ? static_cast<const void*>(from) : static_cast<const void*>(base),
+                      unsigned(v)};
+}
+
+/// Number of W-byte chunks in a box.
+template <class Box, unsigned W>
+inline constexpr std::size_t box_chunks = Box::rows * (Box::inner_bytes / W);
+
+}  // namespace porter::detail

@@ -1,0 +1,36 @@
+// porter/detail/copy_context.hpp — what a backend needs to issue one copy into a stage.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "porter/config.hpp"
+
+namespace porter::detail {
+
+/// Handed by the neutral API to a backend's copy_box / copy_bytes. Every thread of the CTA calls
+/// the backend with the same arguments; `thread` tells them apart.
+struct copy_context {
+  std::uint64_t* full;   ///< the stage's full mbarrier (nullptr in CTA-barrier pipelines)
+  unsigned thread;       ///< linear thread index in the CTA, 0..nthreads-1
+  unsigned nthreads;     ///< threads in the CTA (all of them take part)
+};
+
+/// Unsigned integer vector of W bytes (W = 1, 2, 4, 8, 16): the register a W-byte chunk travels in.
+template <unsigned W> struct vec;
+template <> struct vec<1> { using type = std::uint8_t; };
+template <> struct vec<2> { using type = std::uint16_t; };
+template <> struct vec<4> { using type = std::uint32_t; };
+template <> struct vec<8> { struct alignas(8) type { std::uint32_t x, y; }; };
+template <> struct vec<16> { struct alignas(16) type { std::uint32_t x, y, z, w; }; };
+template <unsigned W> using vec_t = typename vec<W>::type;
+
+#if PORTER_GPU_COMPILER
+/// Store `bytes` zero bytes at shared `dst` (any alignment), one byte per thread per step.
+/// Called by all threads of the CTA (used for the out-of-bounds part of 1D TMA boxes).
+PORTER_DEVICE inline void fill_zero(void* dst, std::size_t bytes, const copy_context& ctx) {
+  unsigned char* d = static_cast<unsigned char*>(dst);
+  for (std::size_t i = ctx.thread; i < bytes; i += ctx.nthreads) d[i] = 0;
+}
+#endif
+
+}  // namespace porter::detail

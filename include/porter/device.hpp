@@ -1,0 +1,49 @@
+// porter/device.hpp — what the GPU in hand can do, read from the runtime (host only).
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace porter {
+
+/// Capabilities of one GPU, read through cudaGetDeviceProperties / cudaDeviceGetAttribute
+/// (CUDA Runtime API, "Device Management"), or their HIP equivalents.
+struct device_caps {
+  int device = 0;                       ///< runtime device ordinal
+  std::string name;                     ///< e.g. "NVIDIA H200"
+  int cc_major = 0, cc_minor = 0;       ///< compute capability (HIP: gfx major/minor as reported)
+  bool hip = false;                     ///< an AMD GPU driven through HIP
+  int sm_count = 0;                     ///< streaming multiprocessors (AMD: compute units)
+  int max_threads_per_sm = 0;
+  int warp_size = 32;                   ///< 32 on NVIDIA, 64 on CDNA
+  std::size_t smem_per_block_optin = 0; ///< bytes one CTA may use after cudaFuncSetAttribute (opt-in)
+  std::size_t smem_per_sm = 0;          ///< bytes of shared memory per SM
+  std::size_t l2_bytes = 0;             ///< L2 cache size in bytes
+  int sm_clock_khz = 0;                 ///< peak SM clock, kHz (0 where the runtime does not say)
+  int mem_clock_khz = 0;                ///< peak memory clock, kHz (0 where the runtime does not say)
+  int mem_bus_width_bits = 0;           ///< memory bus width, bits
+
+  /// Compute capability as one number: 90 for 9.0.
+  int compute_capability() const { return cc_major * 10 + cc_minor; }
+  /// The TMA engine (cp.async.bulk, cp.async.bulk.tensor): NVIDIA compute capability 9.0+.
+  bool has_tma() const { return !hip && compute_capability() >= 90; }
+  /// cp.async and hardware mbarriers: NVIDIA compute capability 8.0+.
+  bool has_cp_async() const { return !hip && compute_capability() >= 80; }
+  /// Datasheet DRAM bandwidth from clock and bus width (bytes/s); 0 when either is unknown.
+  /// A lead only: porter-bench measures the real ceiling.
+  double peak_dram_bytes_per_second() const {
+    return 2.0 * double(mem_clock_khz) * 1e3 * double(mem_bus_width_bits) / 8.0;
+  }
+  /// "NVIDIA H200 (sm_90, 132 SMs)".
+  std::string describe() const;
+};
+
+/// Capabilities of `device` (-1: the current device). Returns nullopt when there is no usable GPU;
+/// `why` (if given) then receives the runtime's reason, e.g. "cudaGetDeviceCount: no CUDA-capable
+/// device is detected". Results are cached per device.
+std::optional<device_caps> query_device(int device = -1, std::string* why = nullptr);
+
+/// As query_device, but throws porter::error(errc::no_device) with the runtime's reason.
+device_caps require_device(int device = -1);
+
+}  // namespace porter

@@ -1,0 +1,16 @@
+// porter/porter.hpp — everything a kernel author includes.
+//
+// porter moves tiles of data from global to shared memory asynchronously, written once and lowered
+// per target: TMA on sm_90, cp.async on sm_80, staged loads everywhere (NVIDIA sm_75+, AMD via HIP).
+#pragma once
+#include "porter/config.hpp"
+#include "porter/path.hpp"
+#include "porter/box.hpp"
+#include "porter/error.hpp"
+#include "porter/device.hpp"
+#include "porter/source.hpp"
+#include "porter/stage_ring.hpp"
+#include "porter/pipeline.hpp"
+#include "porter/async_copy.hpp"
+#include "porter/schedule.hpp"
+#include "porter/launch.hpp"
