@@ -35,7 +35,7 @@ PORTER_DEVICE PORTER_FORCEINLINE copy_context context_of(const producer_slot<Pip
 }
 
 /// Run `op(backend)` with the backend for this copy: the pipeline's path, or under automatic the
-/// best the target has and `allowed(path_id)` permits. Notes cp.async use on the slot.
+/// best the target has and `allowed(path_id)` permits.
 template <class Pipe, class Allowed, class Op>
 PORTER_DEVICE PORTER_FORCEINLINE void dispatch(producer_slot<Pipe>& slot, Allowed allowed, Op op) {
   using P = typename Pipe::path_type;
@@ -49,7 +49,6 @@ PORTER_DEVICE PORTER_FORCEINLINE void dispatch(producer_slot<Pipe>& slot, Allowe
     op(backend::tma{});
   } else if constexpr (std::is_same_v<P, path::cp_async>) {
     (void)allowed;
-    slot.note_cp_async();
     op(backend::cp_async{});
   } else if constexpr (std::is_same_v<P, path::staged>) {
     (void)slot; (void)allowed;
@@ -59,7 +58,7 @@ PORTER_DEVICE PORTER_FORCEINLINE void dispatch(producer_slot<Pipe>& slot, Allowe
       if (allowed(path_id::tma)) { op(backend::tma{}); return; }
     }
     if constexpr (arch::has_cp_async) {
-      if (allowed(path_id::cp_async)) { slot.note_cp_async(); op(backend::cp_async{}); return; }
+      if (allowed(path_id::cp_async)) { op(backend::cp_async{}); return; }
     }
     op(backend::staged{});
   }

@@ -17,12 +17,14 @@
 // cannot be written. Tokens cannot be copied.
 //
 // COMPLETION, by the pipeline's resolved path (resolve_t<Path>):
-//   mbarrier_tx / mbarrier_arrive (tma, cp_async; automatic on sm_80+): each stage has a FULL and
-//     an EMPTY mbarrier, each expecting one arrival per warp. commit: cp.async.mbarrier.arrive where
-//     cp.async copies were issued (their completion holds the phase open), then one arrive per warp
-//     (release). TMA copies add transaction bytes (expect_tx) that the copy engine completes.
-//     wait: mbarrier.try_wait.parity on FULL (acquire). release: one arrive per warp on EMPTY.
-//     acquire: wait on EMPTY with the previous pass's parity (a fresh barrier counts as released).
+//   mbarrier_tx / mbarrier_arrive (tma, cp_async; automatic on sm_80+): each stage has a FULL
+//     and an EMPTY mbarrier, each expecting one arrival per thread.
+//     TMA copies add transaction bytes to FULL (expect_tx by the issuing thread) that the copy
+//     engine completes. commit: where cp.async may be used, cp.async.commit_group (one group per
+//     stage). wait: cp.async.wait_group for this thread's group of that stage, then every thread
+//     arrives on FULL (release: its own cp.async and plain stores are done) and waits for the phase
+//     (acquire). release: every thread arrives on EMPTY (its reads are done). acquire: wait on EMPTY with
+//     the previous pass's parity (a fresh barrier counts as released).
 //   cta_barrier (staged; automatic on sm_75 and AMD): copies are synchronous; wait and release are
 //     each a CTA barrier (__syncthreads), so no thread overwrites a stage another still reads.
 //
@@ -44,6 +46,7 @@
 #include "porter/path.hpp"
 #include "porter/stage_ring.hpp"
 #if !PORTER_HIP
+#  include "porter/ptx/cp_async.hpp"
 #  include "porter/ptx/mbarrier.hpp"
 #endif
 
@@ -96,10 +99,6 @@ class producer_slot {
   PORTER_DEVICE unsigned stage() const { return stage_; }
   /// Pass number over the ring (its parity is the mbarrier phase parity).
   PORTER_DEVICE unsigned phase() const { return phase_; }
-  /// Copy-mechanism bits recorded by async_copy (used_cp_async).
-  static constexpr unsigned used_cp_async = 1u;
-  /// Record that a cp.async copy was issued into this stage (async_copy does this).
-  PORTER_DEVICE void note_cp_async() { used_ |= used_cp_async; }
   /// The owning pipeline.
   PORTER_DEVICE const Pipe& pipeline() const { return *pipe_; }
 
@@ -110,7 +109,6 @@ class producer_slot {
   const Pipe* pipe_;
   unsigned stage_, phase_;
   unsigned char* data_;
-  unsigned used_ = 0;
 };
 
 /// Token for a landed stage (consumer side). Only pipeline::consumer_wait makes one; give it back
@@ -166,6 +164,9 @@ class pipeline {
   static constexpr std::size_t shared_bytes = ring::bytes;
   static constexpr porter::completion completion_kind = sync_path::completion;
   static constexpr bool uses_mbarrier = completion_kind != porter::completion::cta_barrier;
+  /// Whether copies into this pipeline may be cp.async (cp_async, or automatic on sm_80+).
+  static constexpr bool may_cp_async =
+      std::is_same_v<Path, path::cp_async> || (std::is_same_v<Path, path::automatic> && arch::has_cp_async);
 
 #if PORTER_GPU_COMPILER
   /// Construct and initialise (collective: every thread; ends with a CTA barrier).
@@ -177,10 +178,6 @@ class pipeline {
     base_ = reinterpret_cast<unsigned char*>(a);
     thread_ = detail::thread_rank();
     nthreads_ = detail::cta_size();
-    const unsigned warp = thread_ / 32u, warps = (nthreads_ + 31u) / 32u;
-    const unsigned last = nthreads_ - 32u * (warps - 1u);  // lanes in the last warp
-    warp_mask_ = (warp + 1u == warps && last < 32u) ? ((1u << last) - 1u) : 0xffffffffu;
-    warps_ = warps;
   }
 
   /// Initialise the barriers (collective; ends with a CTA barrier). Traps on a compile target
@@ -194,8 +191,8 @@ class pipeline {
 #if !PORTER_HIP
       if constexpr (uses_mbarrier) {
         for (int s = 0; s < Stages; ++s) {
-          ptx::mbarrier_init(full(s), warps_);
-          ptx::mbarrier_init(empty(s), warps_);
+          ptx::mbarrier_init(full(s), nthreads_);
+          ptx::mbarrier_init(empty(s), nthreads_);
         }
         ptx::fence_mbarrier_init();
       }
@@ -231,14 +228,10 @@ class pipeline {
       detail::trap_stage("producer_commit out of order: the token is not the oldest uncommitted stage", slot.stage_, slot.phase_);
 #endif
 #if !PORTER_HIP
-    if constexpr (uses_mbarrier) {
-      if (slot.used_ & producer_slot<pipeline>::used_cp_async) ptx::cp_async_mbarrier_arrive(full(slot.stage_));
-      warp_arrive(full(slot.stage_));
-    }
+    if constexpr (may_cp_async) ptx::cp_async_commit_group();
 #endif
-#if PORTER_DEBUG
+    (void)slot;
     ++committed_;
-#endif
   }
 
   /// Wait until the oldest committed stage has landed; return its token. Collective.
@@ -251,15 +244,16 @@ class pipeline {
     const unsigned s = c_stage_, ph = c_pass_;
     if constexpr (uses_mbarrier) {
 #if !PORTER_HIP
-      wait(full(s), ph & 1u, s, ph, "consumer_wait: the stage never landed (full-barrier wait timed out: missing commit, wrong arrival count, or a copy that never completed)");
+      // This thread's cp.async groups committed after this stage's may stay in flight.
+      if constexpr (may_cp_async) ptx::cp_async_wait_group_dynamic(committed_ - waited_ - 1u);
+      ptx::mbarrier_arrive(full(s));
+      wait(full(s), ph & 1u, s, ph, "consumer_wait: the stage never landed (full-barrier wait timed out: a thread skipped the call, or a copy never completed)");
 #endif
     } else {
       __syncthreads();
     }
     if (++c_stage_ == unsigned(Stages)) { c_stage_ = 0; ++c_pass_; }
-#if PORTER_DEBUG
     ++waited_;
-#endif
     return consumer_stage<pipeline>(s, ph, stage_data(s));
   }
 
@@ -272,7 +266,7 @@ class pipeline {
 #endif
     if constexpr (uses_mbarrier) {
 #if !PORTER_HIP
-      warp_arrive(empty(ready.stage_));
+      ptx::mbarrier_arrive(empty(ready.stage_));
 #endif
     } else {
       __syncthreads();
@@ -307,13 +301,6 @@ class pipeline {
   }
 
 #if !PORTER_HIP
-  // One arrive per warp: the warp's lanes meet (bar.warp.sync orders their shared-memory accesses),
-  // then lane 0 arrives with release semantics.
-  PORTER_DEVICE PORTER_FORCEINLINE void warp_arrive(std::uint64_t* bar) const {
-    __syncwarp(warp_mask_);
-    if ((thread_ & 31u) == 0) ptx::mbarrier_arrive(bar);
-  }
-
   PORTER_DEVICE PORTER_FORCEINLINE void wait(std::uint64_t* bar, unsigned parity, unsigned stage, unsigned pass,
                                              const char* what) const {
 #if PORTER_DEBUG
@@ -330,10 +317,11 @@ class pipeline {
 #endif  // PORTER_GPU_COMPILER
 
   unsigned char* base_ = nullptr;
-  unsigned thread_ = 0, nthreads_ = 0, warps_ = 0, warp_mask_ = 0;
+  unsigned thread_ = 0, nthreads_ = 0;
   unsigned p_stage_ = 0, p_pass_ = 0, c_stage_ = 0, c_pass_ = 0;
+  unsigned committed_ = 0, waited_ = 0;  // per thread; committed_ - waited_ <= Stages
 #if PORTER_DEBUG
-  unsigned acquired_ = 0, committed_ = 0, waited_ = 0, released_ = 0;
+  unsigned acquired_ = 0, released_ = 0;
 #endif
 };
 

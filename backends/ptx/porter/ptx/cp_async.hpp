@@ -43,5 +43,43 @@ PORTER_DEVICE PORTER_FORCEINLINE void cp_async_ca_4(void* dst, const void* src, 
 #endif
 }
 
+/// cp.async.commit_group;   (PTX 9.7.9.25.3.2, sm_80)
+/// Closes this thread's current group of cp.async operations (an empty group is legal).
+PORTER_DEVICE PORTER_FORCEINLINE void cp_async_commit_group() {
+#if PORTER_ARCH_HAS_CP_ASYNC
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#else
+  trap_with("cp.async needs sm_80 or newer");
+#endif
+}
+
+/// cp.async.wait_group N;   (PTX 9.7.9.25.3.3, sm_80)
+/// Waits until at most N of this thread's most recent groups are pending; the writes of the
+/// completed groups are then visible to this thread. N is an immediate: 0..7 here.
+template <int N>
+PORTER_DEVICE PORTER_FORCEINLINE void cp_async_wait_group() {
+  static_assert(N >= 0 && N <= 7, "cp.async.wait_group: N must be 0..7 here (pipelines have at most 8 stages).");
+#if PORTER_ARCH_HAS_CP_ASYNC
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+#else
+  trap_with("cp.async needs sm_80 or newer");
+#endif
+}
+
+/// cp.async.wait_group with a run-time count (0..7; larger counts wait for all groups).
+PORTER_DEVICE PORTER_FORCEINLINE void cp_async_wait_group_dynamic(unsigned n) {
+  switch (n) {
+    case 0: cp_async_wait_group<0>(); break;
+    case 1: cp_async_wait_group<1>(); break;
+    case 2: cp_async_wait_group<2>(); break;
+    case 3: cp_async_wait_group<3>(); break;
+    case 4: cp_async_wait_group<4>(); break;
+    case 5: cp_async_wait_group<5>(); break;
+    case 6: cp_async_wait_group<6>(); break;
+    case 7: cp_async_wait_group<7>(); break;
+    default: cp_async_wait_group<0>(); break;
+  }
+}
+
 #endif  // __CUDACC__
 }  // namespace porter::ptx
