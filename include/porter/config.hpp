@@ -8,6 +8,7 @@
 
 #if defined(__HIPCC__) || defined(__HIP__)
 #  define PORTER_HIP 1                 // compiled by hipcc / clang -x hip
+#  include <hip/hip_runtime.h>         // threadIdx, __shared__, __syncthreads: nvcc's implicit include, made explicit
 #else
 #  define PORTER_HIP 0
 #endif
@@ -17,11 +18,13 @@
 #  define PORTER_HOST_DEVICE __host__ __device__
 #  define PORTER_DEVICE __device__
 #  define PORTER_FORCEINLINE __forceinline__
+#  define PORTER_NOINLINE __noinline__
 #else
 #  define PORTER_GPU_COMPILER 0        // plain C++ (host tests, host code): no device parts
 #  define PORTER_HOST_DEVICE
 #  define PORTER_DEVICE
 #  define PORTER_FORCEINLINE inline
+#  define PORTER_NOINLINE
 #endif
 
 // Device compilation pass and the capabilities of its target.
@@ -51,6 +54,12 @@
 // HIP has no __grid_constant__; the CUDA-only tensor map is never read there.
 #if PORTER_HIP && !defined(__grid_constant__)
 #  define __grid_constant__
+#endif
+// Under HIP a pipeline forced to tma or cp_async is a compile error. A program that instantiates
+// every path (examples, porter-bench) is built with PORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH=1:
+// those instantiations then compile to a trapping stub and porter::launch refuses them on the host.
+#if !defined(PORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH)
+#  define PORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH 0
 #endif
 
 namespace porter {

@@ -30,12 +30,11 @@ struct cp_async {
   template <class Box>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
-    switch (detail::box_chunk_bytes<Box>(src, at)) {
-      case 16: walk_box<Box, 16>(dst, src, at, ctx); break;
-      case 8: walk_box<Box, 8>(dst, src, at, ctx); break;
-      case 4: walk_box<Box, 4>(dst, src, at, ctx); break;
-      default: staged::copy_box<Box>(dst, src, at, ctx); break;
-    }
+    // 16-byte chunks inline; narrower chunks and the plain-load fallback are out of line so that
+    // they do not raise the register count of the common case.
+    const unsigned w = detail::box_chunk_bytes<Box>(src, at);
+    if (w == 16) walk_box<Box, 16>(dst, src, at, ctx);
+    else narrow_box<Box>(w, dst, src, at, ctx);
   }
 
   /// Copy `bytes` bytes from global `src` to shared `dst`: cp.async chunks of the widest width
@@ -64,14 +63,26 @@ struct cp_async {
     else ptx::cp_async_ca_4(dst, src, valid);
   }
 
+  template <class Box>
+  static PORTER_DEVICE PORTER_NOINLINE void narrow_box(unsigned w, typename Box::element_type* dst, const tiled_source<Box>& src,
+                                                       const coord<Box::rank>& at, const detail::copy_context& ctx) {
+    switch (w) {
+      case 8: walk_box<Box, 8>(dst, src, at, ctx); break;
+      case 4: walk_box<Box, 4>(dst, src, at, ctx); break;
+      default: staged::copy_box<Box>(dst, src, at, ctx); break;
+    }
+  }
+
   template <class Box, unsigned W>
   static PORTER_DEVICE void walk_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
-    constexpr std::size_t total = detail::box_chunks<Box, W>;
-    unsigned char* d = reinterpret_cast<unsigned char*>(dst);
-    for (std::size_t k = ctx.thread; k < total; k += ctx.nthreads) {
-      const detail::chunk_source cs = detail::locate_chunk<Box, W>(src, at, k);
-      issue<W>(d + cs.dst_offset, cs.src, cs.valid);
+    if constexpr (Box::inner_bytes % W == 0) {  // other widths are never chosen: W divides the box row
+      constexpr std::size_t total = detail::box_chunks<Box, W>;
+      unsigned char* d = reinterpret_cast<unsigned char*>(dst);
+      for (std::size_t k = ctx.thread; k < total; k += ctx.nthreads) {
+        const detail::chunk_source cs = detail::locate_chunk<Box, W>(src, at, k);
+        issue<W>(d + cs.dst_offset, cs.src, cs.valid);
+      }
     }
   }
 

@@ -26,13 +26,11 @@ struct staged {
   template <class Box>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
-    switch (detail::box_chunk_bytes<Box>(src, at)) {
-      case 16: walk_box<Box, 16>(dst, src, at, ctx); break;
-      case 8: walk_box<Box, 8>(dst, src, at, ctx); break;
-      case 4: walk_box<Box, 4>(dst, src, at, ctx); break;
-      case 2: walk_box<Box, 2>(dst, src, at, ctx); break;
-      default: walk_box<Box, 1>(dst, src, at, ctx); break;
-    }
+    // The 16-byte walker is inlined; narrower ones (unaligned sources) are out of line so they do
+    // not raise the register count of the common case.
+    const unsigned w = detail::box_chunk_bytes<Box>(src, at);
+    if (w == 16) walk_box<Box, 16>(dst, src, at, ctx);
+    else narrow_box<Box>(w, dst, src, at, ctx);
   }
 
   /// Copy `bytes` bytes from global `src` (any alignment) to shared `dst` (any alignment).
@@ -40,8 +38,27 @@ struct staged {
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
                                        const detail::copy_context& ctx) {
     const unsigned w = detail::widest_access(reinterpret_cast<std::uintptr_t>(src) | reinterpret_cast<std::uintptr_t>(dst));
+    if (w == 16) walk_bytes<16>(dst, src, bytes, ctx);
+    else narrow_bytes(w, dst, src, bytes, ctx);
+  }
+
+ private:
+  static constexpr int batch = 4;  // chunks per thread loaded before the first store
+
+  template <class Box>
+  static PORTER_DEVICE PORTER_NOINLINE void narrow_box(unsigned w, typename Box::element_type* dst, const tiled_source<Box>& src,
+                                                       const coord<Box::rank>& at, const detail::copy_context& ctx) {
     switch (w) {
-      case 16: walk_bytes<16>(dst, src, bytes, ctx); break;
+      case 8: walk_box<Box, 8>(dst, src, at, ctx); break;
+      case 4: walk_box<Box, 4>(dst, src, at, ctx); break;
+      case 2: walk_box<Box, 2>(dst, src, at, ctx); break;
+      default: walk_box<Box, 1>(dst, src, at, ctx); break;
+    }
+  }
+
+  static PORTER_DEVICE PORTER_NOINLINE void narrow_bytes(unsigned w, void* dst, const void* src, std::size_t bytes,
+                                                         const detail::copy_context& ctx) {
+    switch (w) {
       case 8: walk_bytes<8>(dst, src, bytes, ctx); break;
       case 4: walk_bytes<4>(dst, src, bytes, ctx); break;
       case 2: walk_bytes<2>(dst, src, bytes, ctx); break;
@@ -49,42 +66,54 @@ struct staged {
     }
   }
 
- private:
-  static constexpr int batch = 4;  // chunks per thread loaded before the first store
+  // A chunk that straddles the tensor's upper edge: `valid` (< W) bytes, the rest zero. Byte
+  // positions are compile-time after unrolling, so the chunk stays in registers (no stack frame).
+  template <unsigned W>
+  static PORTER_DEVICE PORTER_NOINLINE detail::vec_t<W> load_partial(const void* src, unsigned valid) {
+    const unsigned char* s = static_cast<const unsigned char*>(src);
+    std::uint32_t word[(W + 3) / 4] = {};
+#pragma unroll
+    for (unsigned i = 0; i < W; ++i)
+      if (i < valid) word[i / 4] |= std::uint32_t(s[i]) << (8 * (i % 4));
+    detail::vec_t<W> v;
+    if constexpr (W >= 4) {
+      v = *reinterpret_cast<const detail::vec_t<W>*>(word);
+    } else {
+      v = static_cast<detail::vec_t<W>>(word[0]);
+    }
+    return v;
+  }
 
   template <unsigned W>
   static PORTER_DEVICE PORTER_FORCEINLINE detail::vec_t<W> load_chunk(const void* src, unsigned valid) {
-    using V = detail::vec_t<W>;
-    if (valid == W) return *static_cast<const V*>(src);
-    union { V v; unsigned char b[W]; } u;
-    u.v = V{};
-    const unsigned char* s = static_cast<const unsigned char*>(src);
-    for (unsigned i = 0; i < valid; ++i) u.b[i] = s[i];
-    return u.v;
+    if (valid == W) return *static_cast<const detail::vec_t<W>*>(src);
+    return load_partial<W>(src, valid);
   }
 
   template <class Box, unsigned W>
   static PORTER_DEVICE void walk_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
     using V = detail::vec_t<W>;
-    constexpr std::size_t total = detail::box_chunks<Box, W>;
-    unsigned char* d = reinterpret_cast<unsigned char*>(dst);
-    for (std::size_t k0 = ctx.thread; k0 < total; k0 += std::size_t(batch) * ctx.nthreads) {
-      V r[batch];
-      std::size_t off[batch];
-#pragma unroll
-      for (int u = 0; u < batch; ++u) {
-        const std::size_t k = k0 + std::size_t(u) * ctx.nthreads;
-        if (k < total) {
-          const detail::chunk_source cs = detail::locate_chunk<Box, W>(src, at, k);
-          off[u] = cs.dst_offset;
-          r[u] = load_chunk<W>(cs.src, cs.valid);
+    if constexpr (Box::inner_bytes % W == 0) {  // other widths are never chosen: W divides the box row
+      constexpr std::size_t total = detail::box_chunks<Box, W>;
+      unsigned char* d = reinterpret_cast<unsigned char*>(dst);
+      for (std::size_t k0 = ctx.thread; k0 < total; k0 += std::size_t(batch) * ctx.nthreads) {
+        V r[batch];
+        std::size_t off[batch];
+  #pragma unroll
+        for (int u = 0; u < batch; ++u) {
+          const std::size_t k = k0 + std::size_t(u) * ctx.nthreads;
+          if (k < total) {
+            const detail::chunk_source cs = detail::locate_chunk<Box, W>(src, at, k);
+            off[u] = cs.dst_offset;
+            r[u] = load_chunk<W>(cs.src, cs.valid);
+          }
         }
-      }
-#pragma unroll
-      for (int u = 0; u < batch; ++u) {
-        const std::size_t k = k0 + std::size_t(u) * ctx.nthreads;
-        if (k < total) *reinterpret_cast<V*>(d + off[u]) = r[u];
+  #pragma unroll
+        for (int u = 0; u < batch; ++u) {
+          const std::size_t k = k0 + std::size_t(u) * ctx.nthreads;
+          if (k < total) *reinterpret_cast<V*>(d + off[u]) = r[u];
+        }
       }
     }
   }

@@ -2,7 +2,8 @@
 //
 // 2D-5D boxes: one elected thread (thread 0) raises the stage's expected transaction bytes by the
 // box size and issues cp.async.bulk.tensor copies with the source's tensor map; the TMA unit
-// zero-fills elements outside the tensor. A box whose outermost dimension exceeds TMA's 256 is
+// zero-fills elements outside the tensor. A box whose innermost coordinate is not 16-byte aligned
+// in bytes (TMA faults on those) moves with the staged lowering's thread loads instead. A box whose outermost dimension exceeds TMA's 256 is
 // issued as several copies of tma_split_rows rows each (same shared layout).
 // 1D boxes and byte ranges: cp.async.bulk for the 16-byte-aligned body (the source and the
 // destination must agree modulo 16); unaligned head and tail bytes (< 16 each), and ranges whose
@@ -48,6 +49,12 @@ struct tma {
       if (hi < B) detail::fill_zero(d + hi * sizeof(T), std::size_t(B - hi) * sizeof(T), ctx);
       if (hi > lo) copy_bytes(d + lo * sizeof(T), src.ptr + (std::int64_t(at[0]) + lo), std::size_t(hi - lo) * sizeof(T), ctx);
     } else {
+      // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary (the hardware
+      // raises an illegal-instruction error otherwise); such boxes move with thread loads.
+      if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0) {
+        staged::copy_box<Box>(dst, src, at, ctx);
+        return;
+      }
       if (ctx.thread != 0) return;
       const void* tmap = src.tensor_map;
       if (!__isGridConstant(tmap))
