@@ -3,10 +3,14 @@
 // TMA rules: CUDA Driver API, cuTensorMapEncodeTiled (global address 16-byte aligned; strides
 // multiples of 16 bytes and below 2^40; extents 1..2^32; box dimensions 1..256; inner box bytes a
 // multiple of 16; rank <= 5). cp.async moves 4, 8 or 16 bytes (PTX ISA 9.7.9.25.3).
-#include <cuda.h>
-#include <cuda_runtime.h>
-#include <cudaTypedefs.h>
+#include "porter/config.hpp"
+#if !PORTER_HIP  // HIP build (cmake/hip): no tensor maps; AMD devices never allow the tma path
+#  include <cuda.h>
+#  include <cuda_runtime.h>
+#  include <cudaTypedefs.h>
+#endif
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <sstream>
@@ -108,6 +112,15 @@ support_report validate_source(const source_desc& d) {
     }
     r.tma_split_rows = split;
     r.tma_copies_per_box = d.box[0] / split;
+    // A tensor-map box may not exceed the tensor in any dimension (the copy faults otherwise).
+    for (int i = 0; i < d.rank; ++i) {
+      const std::int64_t b = i == 0 ? split : d.box[i];
+      if (b > d.extent[i])
+        refuse(r, path_id::tma, "tma.box_within_extent",
+               "box dimension " + std::to_string(i) + " is " + std::to_string(b) + " elements" +
+                   (i == 0 && split != d.box[0] ? " (per TMA copy)" : "") + " but the tensor's extent there is " +
+                   std::to_string(d.extent[i]) + "; a TMA box must fit inside the tensor");
+    }
   } else {
     r.tma_split_rows = d.box[0];
     r.tma_copies_per_box = 1;
@@ -137,6 +150,9 @@ support_report validate_source(const source_desc& d) {
   if (r.supports(path_id::tma) && d.rank >= 2 && r.tma_copies_per_box > 1)
     r.notes.push_back({path_id::tma, "", "tma: the box's dimension 0 (" + std::to_string(d.box[0]) + ") exceeds 256; each box is " +
                                              std::to_string(r.tma_copies_per_box) + " copies of " + std::to_string(r.tma_split_rows)});
+  if (r.supports(path_id::tma) && d.rank >= 2)
+    r.notes.push_back({path_id::tma, "", "tma: boxes whose first column is not 16-byte aligned (" + std::to_string(16 / std::min(16, d.elem_bytes)) +
+                                             "-element multiples) move with thread loads: TMA needs 16-byte aligned inner coordinates"});
   if (r.supports(path_id::tma) && d.rank == 1)
     r.notes.push_back({path_id::tma, "", "tma: 1D boxes move with cp.async.bulk; boxes at a column that is not 16-byte aligned, and the bytes outside the tensor, move with thread loads and stores"});
   return r;
@@ -148,6 +164,7 @@ path_id select_path(unsigned mask, int cc, bool hip) {
   return path_id::staged;
 }
 
+#if !PORTER_HIP
 namespace {
 
 using encode_fn = PFN_cuTensorMapEncodeTiled_v12000;
@@ -183,17 +200,23 @@ CUtensorMapDataType tma_type(int elem_bytes) {
 }
 
 }  // namespace
+#endif  // !PORTER_HIP
 
 namespace detail {
 
 unsigned prepare_source(const source_desc& d, const device_caps* caps, void* tensor_map_out, int* tma_split_rows) {
+#if !PORTER_HIP
   static_assert(sizeof(CUtensorMap) == 128, "CUtensorMap is 128 bytes");
+#endif
   support_report r = validate_source(d);
   std::memset(tensor_map_out, 0, 128);
   if (tma_split_rows) *tma_split_rows = r.tma_split_rows > 0 ? r.tma_split_rows : d.box[0];
   unsigned mask = r.mask;
   if (!caps || caps->hip || !caps->has_tma()) mask &= ~path_bit(path_id::tma);
   if (!caps || caps->hip || !caps->has_cp_async()) mask &= ~path_bit(path_id::cp_async);
+#if PORTER_HIP
+  mask &= ~(path_bit(path_id::tma) | path_bit(path_id::cp_async));  // a HIP build runs on AMD GPUs only
+#else
   if ((mask & path_bit(path_id::tma)) && d.rank >= 2) {
     std::string why;
     encode_fn enc = get_encoder(&why);
@@ -225,6 +248,7 @@ unsigned prepare_source(const source_desc& d, const device_caps* caps, void* ten
       throw error(errc::driver, "tma.encode", m.str());
     }
   }
+#endif  // PORTER_HIP
   return mask;
 }
 
@@ -247,13 +271,15 @@ std::string explain(const source_desc& d, const device_caps* caps) {
     bool layout_ok = r.supports(p);
     std::string device_why;
     if (p == path_id::tma && (!caps || caps->hip || !caps->has_tma()))
-      device_why = caps ? "device '" + caps->name + "' has no TMA (needs compute capability 9.0; it has " +
-                              std::to_string(caps->cc_major) + "." + std::to_string(caps->cc_minor) + ")"
-                        : "no device to run TMA on";
+      device_why = !caps       ? "no device to run TMA on"
+                   : caps->hip ? "device '" + caps->name + "' is an AMD GPU; TMA is an NVIDIA instruction family (sm_90+)"
+                               : "device '" + caps->name + "' has no TMA (needs compute capability 9.0; it has " +
+                                     std::to_string(caps->cc_major) + "." + std::to_string(caps->cc_minor) + ")";
     if (p == path_id::cp_async && (!caps || caps->hip || !caps->has_cp_async()))
-      device_why = caps ? "device '" + caps->name + "' has no cp.async (needs compute capability 8.0; it has " +
-                              std::to_string(caps->cc_major) + "." + std::to_string(caps->cc_minor) + ")"
-                        : "no device to run cp.async on";
+      device_why = !caps       ? "no device to run cp.async on"
+                   : caps->hip ? "device '" + caps->name + "' is an AMD GPU; cp.async is an NVIDIA instruction family (sm_80+)"
+                               : "device '" + caps->name + "' has no cp.async (needs compute capability 8.0; it has " +
+                                     std::to_string(caps->cc_major) + "." + std::to_string(caps->cc_minor) + ")";
     if (!device_why.empty()) mask &= ~path_bit(p);
     o << path_id_name(p) << ": " << (layout_ok && device_why.empty() ? "yes" : "refused");
     o << "\n";
