@@ -1,4 +1,4 @@
-// Device capability query (CUDA Runtime API, "Device Management").
+// Device capability query (CUDA Runtime API, "Device Management"). The HIP flavour is device_hip.cpp.
 #include <cuda_runtime.h>
 
 #include <map>
@@ -9,12 +9,6 @@
 #include "porter/error.hpp"
 
 namespace porter {
-
-std::string device_caps::describe() const {
-  std::string s = name + " (" + (hip ? "gfx" : "sm_") + std::to_string(compute_capability()) + ", " +
-                  std::to_string(sm_count) + (hip ? " CUs" : " SMs") + ")";
-  return s;
-}
 
 std::optional<device_caps> query_device(int device, std::string* why) {
   static std::mutex mu;
@@ -47,6 +41,7 @@ std::optional<device_caps> query_device(int device, std::string* why) {
   c.name = p.name;
   c.cc_major = p.major;
   c.cc_minor = p.minor;
+  c.arch = "sm_" + std::to_string(p.major * 10 + p.minor);
   c.sm_count = p.multiProcessorCount;
   c.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
   c.warp_size = p.warpSize;

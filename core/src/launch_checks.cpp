@@ -26,6 +26,12 @@ void check_path_on_device(const char* path_name, int min_cc, const device_caps& 
 }
 
 void check_shared_memory(std::size_t bytes, const device_caps& caps) {
+  if (caps.hip && bytes > caps.smem_per_block_optin)
+    throw error(errc::shared_memory, "launch.lds_capacity",
+                "the launch needs " + std::to_string(bytes) + " B of LDS per workgroup; device '" + caps.describe() +
+                    "' gives a workgroup at most " + std::to_string(caps.smem_per_block_optin) + " B (" +
+                    std::to_string(caps.smem_per_block_optin / 1024) +
+                    " KiB): use fewer stages or smaller boxes (pipeline<...>::shared_bytes is the need)");
   if (bytes > caps.smem_per_block_optin)
     throw error(errc::shared_memory, "launch.shared_memory_optin",
                 "the launch asks for " + std::to_string(bytes) + " B of dynamic shared memory; device '" + caps.name +
@@ -43,6 +49,9 @@ void check_source_path(path_id p, unsigned mask, const source_desc& d, const dev
 namespace detail {
 [[noreturn]] void throw_cuda(const char* what, int code, const char* text) {
   throw error(errc::driver, "cuda.runtime", std::string(what) + " failed: " + text + " (error " + std::to_string(code) + ")");
+}
+[[noreturn]] void throw_hip(const char* what, int code, const char* text) {
+  throw error(errc::driver, "hip.runtime", std::string(what) + " failed: " + text + " (error " + std::to_string(code) + ")");
 }
 }  // namespace detail
 

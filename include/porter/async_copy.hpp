@@ -18,7 +18,9 @@
 #include "porter/pipeline.hpp"
 #include "porter/source.hpp"
 #include "porter/staged/copy.hpp"
-#if !PORTER_HIP
+#if PORTER_HIP
+#  include "porter/hip/copy.hpp"
+#else
 #  include "porter/cp_async/copy.hpp"
 #  include "porter/tma/copy.hpp"
 #endif
@@ -40,8 +42,11 @@ template <class Pipe, class Allowed, class Op>
 PORTER_DEVICE PORTER_FORCEINLINE void dispatch(producer_slot<Pipe>& slot, Allowed allowed, Op op) {
   using P = typename Pipe::path_type;
 #if PORTER_HIP
+  // AMD: every copy takes the staged lowering tuned for AMD (porter/hip/copy.hpp). Only staged and
+  // automatic pipelines compile under HIP unless PORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH is set;
+  // then a tma / cp_async pipeline traps in init() and never gets here.
   (void)slot; (void)allowed;
-  op(backend::staged{});
+  op(backend::hip{});
 #else
   if constexpr (std::is_same_v<P, path::tma>) {
     (void)slot;

@@ -7,10 +7,12 @@
 namespace porter {
 
 /// Capabilities of one GPU, read through cudaGetDeviceProperties / cudaDeviceGetAttribute
-/// (CUDA Runtime API, "Device Management"), or their HIP equivalents.
+/// (CUDA Runtime API, "Device Management"), or their HIP equivalents (core/src/device_hip.cpp:
+/// hipGetDeviceProperties; AMD devices report hip = true, and never TMA or cp.async).
 struct device_caps {
   int device = 0;                       ///< runtime device ordinal
   std::string name;                     ///< e.g. "NVIDIA H200"
+  std::string arch;                     ///< compile-target name: "sm_90"; HIP: gcnArchName without features, "gfx90a"
   int cc_major = 0, cc_minor = 0;       ///< compute capability (HIP: gfx major/minor as reported)
   bool hip = false;                     ///< an AMD GPU driven through HIP
   int sm_count = 0;                     ///< streaming multiprocessors (AMD: compute units)
@@ -34,8 +36,11 @@ struct device_caps {
   double peak_dram_bytes_per_second() const {
     return 2.0 * double(mem_clock_khz) * 1e3 * double(mem_bus_width_bits) / 8.0;
   }
-  /// "NVIDIA H200 (sm_90, 132 SMs)".
-  std::string describe() const;
+  /// "NVIDIA H200 (sm_90, 132 SMs)", "AMD Instinct MI250X (gfx90a, 110 CUs)".
+  std::string describe() const {
+    const std::string target = !arch.empty() ? arch : (hip ? "gfx" : "sm_") + std::to_string(compute_capability());
+    return name + " (" + target + ", " + std::to_string(sm_count) + (hip ? " CUs" : " SMs") + ")";
+  }
 };
 
 /// Capabilities of `device` (-1: the current device). Returns nullopt when there is no usable GPU;

@@ -149,9 +149,11 @@ class pipeline {
   static_assert(is_path<Path>::value,
                 "porter::pipeline: the first template argument must be a path tag: porter::path::tma, "
                 "porter::path::cp_async, porter::path::staged or porter::path::automatic.");
-  static_assert(!(PORTER_HIP && (std::is_same_v<Path, path::tma> || std::is_same_v<Path, path::cp_async>)),
+  static_assert(!(PORTER_HIP && !PORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH &&
+                  (std::is_same_v<Path, path::tma> || std::is_same_v<Path, path::cp_async>)),
                 "porter::pipeline: the tma and cp_async paths are NVIDIA instructions; under HIP use "
-                "porter::path::staged or porter::path::automatic.");
+                "porter::path::staged or porter::path::automatic (a program that instantiates every path "
+                "builds with -DPORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH=1: porter::launch then refuses them).");
 
  public:
   using path_type = Path;
@@ -174,8 +176,10 @@ class pipeline {
 
   /// Construct without initialising the barriers; call init() collectively before any other call.
   PORTER_DEVICE pipeline(void* smem, defer_init_t) {
-    const std::uintptr_t a = (reinterpret_cast<std::uintptr_t>(smem) + ring::alignment - 1) & ~std::uintptr_t(ring::alignment - 1);
-    base_ = reinterpret_cast<unsigned char*>(a);
+    // Align up by adding bytes to the pointer (not by rebuilding it from an integer), so the
+    // compiler still knows it points to shared memory: on AMD that keeps tile reads ds_read, not flat.
+    const std::uintptr_t pad = (ring::alignment - (reinterpret_cast<std::uintptr_t>(smem) & (ring::alignment - 1))) & (ring::alignment - 1);
+    base_ = static_cast<unsigned char*>(smem) + pad;
     thread_ = detail::thread_rank();
     nthreads_ = detail::cta_size();
   }

@@ -1,0 +1,56 @@
+// porter/hip/copy.hpp — the hip lowering: the staged path, tuned for AMD GPUs (HIP, gfx9/CDNA).
+//
+// Mirrors porter/staged/copy.hpp member for member (same names, same signatures; checked by
+// tests/hip): under HIP, porter::async_copy dispatches every copy here, whatever the pipeline's
+// path tag (only staged and automatic compile under HIP; automatic resolves to staged on AMD).
+//
+// Lowering, per thread (see porter/hip/walk.hpp): chunks of W bytes, W the widest access the
+// addresses allow (16 for 16-byte aligned tensors, pitches and box rows), four global loads
+// (global_load_dwordx4 for W = 16) in flight before the first LDS store (ds_write_b128), the
+// compiler's s_waitcnt vmcnt between them. Out-of-bounds bytes are stored as zero. The bytes are
+// in LDS when copy_box returns for this thread; the pipeline's CTA barrier (s_waitcnt lgkmcnt(0),
+// s_barrier) publishes them to the workgroup. The shared-memory layout is the dense box layout of
+// every other path (porter/box.hpp), so tiles are bit-identical across paths and vendors.
+//
+// Why not gfx90a's direct global-to-LDS loads (buffer_load_dword ... lds): see docs/hip.md. In
+// short: on gfx90a they move at most 4 bytes per lane (a 16-byte request does not compile with
+// ROCm 5.2's LLVM 15: "Cannot select: intrinsic llvm.amdgcn.raw.buffer.load.lds"), and LLVM 15
+// puts s_waitcnt vmcnt(0) in front of every later LDS read, so a prefetched stage would block the
+// reads of the stage being consumed. The layout could have stayed identical; speed could not.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "porter/box.hpp"
+#include "porter/detail/box_geometry.hpp"
+#include "porter/detail/copy_context.hpp"
+#include "porter/hip/lds.hpp"
+#include "porter/hip/walk.hpp"
+#include "porter/path.hpp"
+#include "porter/source.hpp"
+
+namespace porter::backend {
+
+struct hip {
+  using path = porter::path::staged;
+
+#if PORTER_HIP
+  /// Copy the box of `src` whose first element is at `at` into `dst` (dense box layout, 128-byte
+  /// aligned LDS, Box::bytes long). Elements outside the tensor are stored as zero.
+  /// Called by all `ctx.nthreads` threads; the bytes are in LDS when it returns.
+  template <class Box>
+  static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
+                                     const coord<Box::rank>& at, const detail::copy_context& ctx) {
+    hip_detail::dispatch_box<hip_detail::amd_access, Box>(dst, src, at, ctx);
+  }
+
+  /// Copy `bytes` bytes from global `src` (any alignment) to LDS `dst` (any alignment).
+  /// Exactly [dst, dst + bytes) is written. Called by all threads of the CTA.
+  static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
+                                       const detail::copy_context& ctx) {
+    hip_detail::dispatch_bytes<hip_detail::amd_access>(dst, src, bytes, ctx);
+  }
+#endif  // PORTER_HIP
+};
+
+}  // namespace porter::backend

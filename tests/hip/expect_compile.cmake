@@ -1,0 +1,25 @@
+# tests/hip/expect_compile.cmake — compile SOURCE with COMPILER for gfx90a (syntax only) and check the outcome.
+#   cmake -DCOMPILER=hipcc -DSOURCE=f.hip -DINCLUDES="a;b" -DDEFINES="X=1,Y" -DEXPECT_ERROR="text" -P expect_compile.cmake
+# DEFINES is comma-separated (a CMake list would not survive add_test).
+# EXPECT_ERROR set: compilation must fail and its output contain the text. Unset: it must compile.
+set(args -std=c++17 -x hip --offload-arch=gfx90a -fsyntax-only)
+foreach(i IN LISTS INCLUDES)
+  list(APPEND args "-I${i}")
+endforeach()
+string(REPLACE "," ";" DEFINES "${DEFINES}")
+foreach(d IN LISTS DEFINES)
+  list(APPEND args "-D${d}")
+endforeach()
+execute_process(COMMAND ${COMPILER} ${args} ${SOURCE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(DEFINED EXPECT_ERROR AND NOT EXPECT_ERROR STREQUAL "")
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "${SOURCE} (${DEFINES}) compiled; it must not")
+  endif()
+  string(FIND "${out}" "${EXPECT_ERROR}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${SOURCE} (${DEFINES}) failed, but without \"${EXPECT_ERROR}\":\n${out}")
+  endif()
+  message(STATUS "refused as expected: ${EXPECT_ERROR}")
+elseif(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${SOURCE} (${DEFINES}) did not compile:\n${out}")
+endif()

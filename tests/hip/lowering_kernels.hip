@@ -1,0 +1,83 @@
+// tests/hip/lowering_kernels.hip — kernels whose gfx90a assembly check_gfx90a_asm.py inspects.
+//
+// Compiled with hipcc --offload-arch=gfx90a --cuda-device-only -S (no GPU needed). Kernel names are
+// extern "C" so the checker finds them by name:
+//   walk_box_f32_w16    the hip lowering's aligned 16-byte case alone: 2D float box, W = 16
+//   walk_box_u8_w16     the same for 1-byte elements (partial edge chunks need sub-dword pieces)
+//   walk_bytes_w16      a 16-byte aligned byte range, with its < 16-byte tail
+//   pipeline_staged     the whole path: pipeline<staged> + for_each_tile + async_copy
+//   pipeline_automatic  the same with path::automatic (resolves to staged on AMD)
+//   control_staged_u8   NEGATIVE CONTROL: the generic staged backend's byte loop, compiled for AMD.
+//                       The checker must find a byte loop here, or it could not find one anywhere.
+#include <porter/porter.hpp>
+
+#include <type_traits>
+
+#include "backends/conformance.hpp"
+
+namespace hd = porter::backend::hip_detail;
+using box2 = porter::box<float, 32, 64>;
+using box_u8 = porter::box<unsigned char, 16, 128>;
+
+static_assert(porter::backend::check_conformance<porter::backend::hip>(), "hip mirrors staged");
+static_assert(std::is_same_v<porter::resolve_t<porter::path::automatic>, porter::path::staged>,
+              "automatic resolves to staged on AMD (both compile passes)");
+
+namespace {
+/// Keep the LDS tile alive: every thread writes one landed element out.
+template <class T>
+__device__ void drain(const T* tile, unsigned n, T* out) {
+  __syncthreads();
+  for (unsigned k = threadIdx.x; k < n; k += blockDim.x) out[k] = tile[k];
+}
+}  // namespace
+
+extern "C" __global__ void walk_box_f32_w16(const __grid_constant__ porter::tiled_source<box2> src, porter::coord<2> at,
+                                            float* out) {
+  alignas(128) __shared__ float tile[box2::elements];
+  const porter::detail::copy_context ctx{nullptr, threadIdx.x, blockDim.x};
+  hd::walk_box<hd::amd_access, box2, 16>(tile, src, at, ctx);
+  drain(tile, unsigned(box2::elements), out);
+}
+
+extern "C" __global__ void walk_box_u8_w16(const __grid_constant__ porter::tiled_source<box_u8> src, porter::coord<2> at,
+                                           unsigned char* out) {
+  alignas(128) __shared__ unsigned char tile[box_u8::elements];
+  const porter::detail::copy_context ctx{nullptr, threadIdx.x, blockDim.x};
+  hd::walk_box<hd::amd_access, box_u8, 16>(tile, src, at, ctx);
+  drain(tile, unsigned(box_u8::elements), out);
+}
+
+extern "C" __global__ void walk_bytes_w16(const unsigned char* src, unsigned bytes, unsigned char* out) {
+  alignas(128) __shared__ unsigned char tile[8192];
+  const porter::detail::copy_context ctx{nullptr, threadIdx.x, blockDim.x};
+  hd::walk_bytes<hd::amd_access, 16>(tile, src, bytes < 8192u ? bytes : 8192u, ctx);
+  drain(tile, 8192u, out);
+}
+
+template <class Path>
+__device__ void run_pipeline(const porter::tiled_source<box2>& src, float* out, int steps) {
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, 2, box2> pipe(smem);
+  porter::for_each_tile(
+      pipe, src, steps, [](int i) { return porter::coord<2>{i * box2::dim(0), 0}; },
+      [&](const porter::tile_view<box2>& t, int i) {
+        for (unsigned k = threadIdx.x; k < box2::elements; k += blockDim.x) out[std::size_t(i) * box2::elements + k] = t.data()[k];
+      });
+}
+
+extern "C" __global__ void pipeline_staged(const __grid_constant__ porter::tiled_source<box2> src, float* out, int steps) {
+  run_pipeline<porter::path::staged>(src, out, steps);
+}
+
+extern "C" __global__ void pipeline_automatic(const __grid_constant__ porter::tiled_source<box2> src, float* out, int steps) {
+  run_pipeline<porter::path::automatic>(src, out, steps);
+}
+
+extern "C" __global__ void control_staged_u8(const __grid_constant__ porter::tiled_source<box_u8> src, porter::coord<2> at,
+                                             unsigned char* out) {
+  alignas(128) __shared__ unsigned char tile[box_u8::elements];
+  const porter::detail::copy_context ctx{nullptr, threadIdx.x, blockDim.x};
+  porter::backend::staged::copy_box<box_u8>(tile, src, at, ctx);
+  drain(tile, unsigned(box_u8::elements), out);
+}
