@@ -1,0 +1,232 @@
+// bench/baselines/manual_cp_async.cu — the "before" of porting: hand-written cp.async pipelines.
+//
+// The same tilings as the porter kernels (bench/kernels/), with the multi-stage loop users write by
+// hand with <cuda_pipeline_primitives.h> (__pipeline_memcpy_async / __pipeline_commit /
+// __pipeline_wait_prior): prologue of S-1 stages, then per step wait_prior(S-2), one __syncthreads,
+// refill the stage consumed in the previous step, compute (the CUTLASS "multistage" shape). S = 1 is
+// the unpipelined form (issue, wait, barrier, compute, barrier). Out-of-bounds 16-byte chunks are
+// zero-filled with the zfill operand. Preconditions checked on the host: n, w, m, n % 4 == 0.
+// The compute on the landed tile is the porter kernels' (bench/kernels/compute.cuh), so a comparison
+// measures only the data movement and its synchronisation.
+#include <cuda_pipeline_primitives.h>
+#include <porter/path.hpp>
+
+#include <stdexcept>
+#include <string>
+
+#include "../kernels/compute.cuh"
+#include "../kernels/shapes.hpp"
+#include "../src/variants.hpp"
+
+namespace pb {
+namespace {
+
+/// The multi-stage loop shared by the three kernels: issue(j) copies step j into ring slot j % S;
+/// consume(j) uses it. All threads of the CTA run it with the same `steps`.
+template <int S, class Issue, class Consume>
+__device__ __forceinline__ void manual_pipeline(int steps, Issue&& issue, Consume&& consume) {
+  if constexpr (S == 1) {
+    for (int i = 0; i < steps; ++i) {
+      issue(i);
+      __pipeline_commit();
+      __pipeline_wait_prior(0);
+      __syncthreads();
+      consume(i);
+      __syncthreads();
+    }
+  } else {
+    for (int j = 0; j < S - 1; ++j) {
+      if (j < steps) issue(j);
+      __pipeline_commit();
+    }
+    for (int i = 0; i < steps; ++i) {
+      __pipeline_wait_prior(S - 2);  // this thread's copies of step i have landed
+      __syncthreads();               // everyone's have; and everyone is done with step i-1's slot
+      if (i + S - 1 < steps) issue(i + S - 1);
+      __pipeline_commit();
+      consume(i);
+    }
+  }
+}
+
+template <int S>
+__global__ void __launch_bounds__(stream_shape::threads)
+    pb_manual_stream(const float* __restrict__ x, float* __restrict__ y, long long n, float a, float b) {
+  using namespace stream_shape;
+  extern __shared__ float4 ring_stream[];
+  float* ring = reinterpret_cast<float*>(ring_stream);
+  const long long tiles = (n + tile - 1) / tile;
+  auto first = [&](int i) { return (static_cast<long long>(blockIdx.x) + static_cast<long long>(i) * gridDim.x) * tile; };
+  manual_pipeline<S>(
+      tiles_of_this_cta(tiles),
+      [&](int j) {
+        float* dst = ring + (j % S) * tile;
+        const long long base = first(j);
+#pragma unroll
+        for (int k = 0; k < vec_per_thread; ++k) {
+          const int v = int(threadIdx.x) + k * threads;
+          const long long e = base + 4LL * v;
+          const bool in = e < n;
+          __pipeline_memcpy_async(dst + 4 * v, x + (in ? e : 0), 16, in ? 0 : 16);
+        }
+      },
+      [&](int i) { stream_consume(ring + (i % S) * tile, y, first(i), n, a, b); });
+}
+
+template <int S, int R>
+__global__ void __launch_bounds__(stencil_shape::threads)
+    pb_manual_stencil(const float* __restrict__ in, float* __restrict__ out, int h, int w) {
+  using namespace stencil_shape;
+  constexpr int bh = tile_h + 2 * R, bw = tile_w + 2 * pad_w, chunks_per_row = bw / 4, chunks = bh * chunks_per_row;
+  extern __shared__ float4 ring_stencil[];
+  float* ring = reinterpret_cast<float*>(ring_stencil);
+  const int tiles_x = (w + tile_w - 1) / tile_w;
+  const long long tiles = static_cast<long long>(tiles_x) * ((h + tile_h - 1) / tile_h);
+  auto origin_r = [&](int i) { return ((int(blockIdx.x) + i * int(gridDim.x)) / tiles_x) * tile_h; };
+  auto origin_c = [&](int i) { return ((int(blockIdx.x) + i * int(gridDim.x)) % tiles_x) * tile_w; };
+  manual_pipeline<S>(
+      tiles_of_this_cta(tiles),
+      [&](int j) {
+        float* dst = ring + (j % S) * (bh * bw);
+        const int r0 = origin_r(j) - R, c0 = origin_c(j) - pad_w;
+        for (int ch = int(threadIdx.x); ch < chunks; ch += threads) {
+          const int row = ch / chunks_per_row, cc = ch - row * chunks_per_row;
+          const int gr = r0 + row, gc = c0 + 4 * cc;
+          const bool ok = gr >= 0 && gr < h && gc >= 0 && gc + 4 <= w;
+          __pipeline_memcpy_async(dst + row * bw + 4 * cc, ok ? in + static_cast<long long>(gr) * w + gc : in, 16,
+                                  ok ? 0 : 16);
+        }
+      },
+      [&](int i) { stencil_consume<R>(ring + (i % S) * (bh * bw), out, origin_r(i), origin_c(i), h, w); });
+}
+
+template <int S>
+__global__ void __launch_bounds__(sgemm_shape::threads, 2)
+    pb_manual_sgemm(const float* __restrict__ at, const float* __restrict__ bmat, float* __restrict__ c, int m, int n, int k) {
+  using namespace sgemm_shape;
+  constexpr int stage_floats = bk * bm + bk * bn;
+  extern __shared__ float4 ring_sgemm[];
+  float* ring = reinterpret_cast<float*>(ring_sgemm);
+  const int tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
+  const long long tiles = static_cast<long long>((m + bm - 1) / bm) * tiles_n;
+  const sgemm_thread th;
+  // Each thread copies one 16-byte chunk of each operand per step: row q of the K-tile, 4 columns.
+  const int q = int(threadIdx.x) >> 5, col = (int(threadIdx.x) & 31) * 4;
+  float acc[8][8];
+  manual_pipeline<S>(
+      tiles_of_this_cta(tiles) * ktiles,
+      [&](int j) {
+        float* dst = ring + (j % S) * stage_floats;
+        const int tl = j / ktiles, kt = j - tl * ktiles;
+        const int t = int(blockIdx.x) + tl * int(gridDim.x);
+        const int tm = t / tiles_n, tn = t - tm * tiles_n;
+        const int gk = kt * bk + q, gm = tm * bm + col, gn = tn * bn + col;
+        const bool oka = gk < k && gm + 4 <= m, okb = gk < k && gn + 4 <= n;
+        __pipeline_memcpy_async(dst + q * bm + col, oka ? at + static_cast<long long>(gk) * m + gm : at, 16, oka ? 0 : 16);
+        __pipeline_memcpy_async(dst + bk * bm + q * bn + col, okb ? bmat + static_cast<long long>(gk) * n + gn : bmat, 16,
+                                okb ? 0 : 16);
+      },
+      [&](int i) {
+        const int tl = i / ktiles, kt = i - tl * ktiles;
+        if (kt == 0) {
+#pragma unroll
+          for (int r = 0; r < 8; ++r)
+#pragma unroll
+            for (int p = 0; p < 8; ++p) acc[r][p] = 0.f;
+        }
+        const float* s = ring + (i % S) * stage_floats;
+        sgemm_mma(acc, s, s + bk * bm, th);
+        if (kt == ktiles - 1) {
+          const int t = int(blockIdx.x) + tl * int(gridDim.x);
+          const int tm = t / tiles_n, tn = t - tm * tiles_n;
+          sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
+        }
+      });
+}
+
+void check_launch(const char* what) {
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+    throw std::runtime_error(std::string(what) + ": launch failed: " + cudaGetErrorString(e));
+}
+
+/// Raise the kernel's dynamic shared memory limit when it needs more than 48 KiB.
+void allow_smem(const void* f, std::size_t bytes) {
+  if (bytes > 48 * 1024) cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+}
+
+kernel_desc manual_desc(int stages, int threads, std::size_t stage_bytes, const void* f, const char* name) {
+  kernel_desc d;
+  d.impl = "manual";
+  d.path = porter::path_name<porter::path::cp_async>;  // the same instruction family, by hand
+  d.stages = stages;
+  d.threads = threads;
+  d.stage_bytes = stage_bytes;
+  d.smem = std::size_t(stages) * stage_bytes;
+  d.fixed_smem = 0;
+  d.min_cc = porter::path::cp_async::min_compute_capability;
+  d.async_copies = true;
+  d.func = f;
+  d.kernel = name;
+  return d;
+}
+
+template <int S>
+void add_manual(registry& r) {
+  {
+    auto* k = &pb_manual_stream<S>;
+    const std::size_t sb = stream_shape::tile * sizeof(float);
+    r.stream.push_back({manual_desc(S, stream_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_stream"),
+                        [k, sb](const stream_problem& p, int grid) -> launcher {
+                          if (p.n % 4) throw std::invalid_argument("manual stream needs n % 4 == 0");
+                          allow_smem(reinterpret_cast<const void*>(k), S * sb);
+                          return [=](cudaStream_t s) {
+                            k<<<grid, stream_shape::threads, S * sb, s>>>(p.x, p.y, p.n, p.a, p.b);
+                            check_launch("pb_manual_stream");
+                          };
+                        }});
+  }
+  auto stencil = [&](auto radius) {
+    constexpr int R = decltype(radius)::value;
+    auto* k = &pb_manual_stencil<S, R>;
+    const std::size_t sb = std::size_t(stencil_shape::tile_h + 2 * R) * (stencil_shape::tile_w + 2 * stencil_shape::pad_w) * sizeof(float);
+    r.stencil[R].push_back({manual_desc(S, stencil_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_stencil"),
+                            [k, sb](const stencil_problem& p, int grid) -> launcher {
+                              if (p.w % 4) throw std::invalid_argument("manual stencil needs w % 4 == 0");
+                              allow_smem(reinterpret_cast<const void*>(k), S * sb);
+                              return [=](cudaStream_t s) {
+                                k<<<grid, stencil_shape::threads, S * sb, s>>>(p.in, p.out, p.h, p.w);
+                                check_launch("pb_manual_stencil");
+                              };
+                            }});
+  };
+  stencil(std::integral_constant<int, 1>{});
+  stencil(std::integral_constant<int, 2>{});
+  {
+    auto* k = &pb_manual_sgemm<S>;
+    const std::size_t sb = std::size_t(sgemm_shape::bk) * (sgemm_shape::bm + sgemm_shape::bn) * sizeof(float);
+    r.sgemm.push_back({manual_desc(S, sgemm_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_sgemm"),
+                       [k, sb](const sgemm_problem& p, int grid) -> launcher {
+                         if (p.m % 4 || p.n % 4) throw std::invalid_argument("manual sgemm needs m % 4 == 0 and n % 4 == 0");
+                         allow_smem(reinterpret_cast<const void*>(k), S * sb);
+                         return [=](cudaStream_t s) {
+                           k<<<grid, sgemm_shape::threads, S * sb, s>>>(p.at, p.b, p.c, p.m, p.n, p.k);
+                           check_launch("pb_manual_sgemm");
+                         };
+                       }});
+  }
+}
+
+}  // namespace
+
+void register_manual_kernels(registry& r) {
+  add_manual<1>(r);
+  add_manual<2>(r);
+  add_manual<3>(r);
+  add_manual<4>(r);
+  add_manual<5>(r);
+  add_manual<6>(r);
+  add_manual<7>(r);
+  add_manual<8>(r);
+}
+
+}  // namespace pb

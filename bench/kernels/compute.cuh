@@ -1,0 +1,158 @@
+// bench/kernels/compute.cuh — what each workload does with a tile once it is in shared memory.
+//
+// Shared by the porter kernels and the hand-written baselines, so that a comparison between them
+// measures only how the bytes arrive (the data path and the pipeline), never the arithmetic.
+// Plain CUDA C++: no __CUDA_ARCH__, no inline PTX, no vendor #if.
+#pragma once
+#include <cstdint>
+
+#include "shapes.hpp"
+
+namespace pb {
+
+// ---- stream -------------------------------------------------------------------------------------
+/// y[base .. base+tile) = a * x + b from the tile `s` (shared memory, 16-byte aligned), n total.
+/// Full tiles: every thread stores vec_per_thread float4 (16-byte stores, coalesced).
+__device__ __forceinline__ void stream_consume(const float* s, float* __restrict__ y, long long base, long long n,
+                                               float a, float b) {
+  using namespace stream_shape;
+  if (base + tile <= n) {
+    const float4* s4 = reinterpret_cast<const float4*>(s);
+    float4* y4 = reinterpret_cast<float4*>(y + base);
+#pragma unroll
+    for (int k = 0; k < vec_per_thread; ++k) {
+      const int v = int(threadIdx.x) + k * threads;
+      float4 q = s4[v];
+      q.x = fmaf(a, q.x, b);
+      q.y = fmaf(a, q.y, b);
+      q.z = fmaf(a, q.z, b);
+      q.w = fmaf(a, q.w, b);
+      y4[v] = q;
+    }
+  } else {
+    for (long long e = threadIdx.x; base + e < n; e += threads) y[base + e] = fmaf(a, s[e], b);
+  }
+}
+
+// ---- stencil2d ------------------------------------------------------------------------------------
+/// One 32 x 128 output tile at (r0, c0) from its halo box `s` in shared memory (box<R> layout:
+/// (32 + 2R) rows of 136 floats; box element (i, j) is grid element (r0 - R + i, c0 - 4 + j)).
+/// Radius 1: out = 0.25 * ((up + down) + (left + right)).
+/// Radius 2: out = fma(w2, (up2 + down2) + (left2 + right2), fma(w1, (up1 + down1) + (left1 + right1), w0 * c)).
+/// Warp w computes rows 4w .. 4w+3; lane l columns 4l .. 4l+3; left/right neighbours come from the
+/// adjacent lanes' registers (shuffles), so each shared-memory read is a conflict-free float4 row.
+/// Requires w % 4 == 0 (16-byte aligned output rows).
+template <int R>
+__device__ __forceinline__ void stencil_consume(const float* s, float* __restrict__ out, int r0, int c0, int h, int w) {
+  using namespace stencil_shape;
+  constexpr int W = tile_w + 2 * pad_w;  // box row, floats
+  constexpr int rows = rows_per_warp;
+  const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
+  const int col = pad_w + 4 * lane;      // this lane's first column in the box
+  float4 v[rows + 2 * R];                // box rows 4w .. 4w + 3 + 2R at this lane's columns
+#pragma unroll
+  for (int j = 0; j < rows + 2 * R; ++j) v[j] = *reinterpret_cast<const float4*>(s + (warp * rows + j) * W + col);
+#pragma unroll
+  for (int q = 0; q < rows; ++q) {
+    const int brow = warp * rows + q + R;  // box row of this output row
+    const float4 c = v[q + R];
+    float l1 = __shfl_up_sync(0xffffffffu, c.w, 1), r1 = __shfl_down_sync(0xffffffffu, c.x, 1);
+    float l2 = __shfl_up_sync(0xffffffffu, c.z, 1), r2 = __shfl_down_sync(0xffffffffu, c.y, 1);
+    if (lane == 0) { l1 = s[brow * W + pad_w - 1]; if (R >= 2) l2 = s[brow * W + pad_w - 2]; }
+    if (lane == 31) { r1 = s[brow * W + pad_w + tile_w]; if (R >= 2) r2 = s[brow * W + pad_w + tile_w + 1]; }
+    const float cc[4] = {c.x, c.y, c.z, c.w};
+    const float u1[4] = {v[q + R - 1].x, v[q + R - 1].y, v[q + R - 1].z, v[q + R - 1].w};
+    const float d1[4] = {v[q + R + 1].x, v[q + R + 1].y, v[q + R + 1].z, v[q + R + 1].w};
+    const float left1[4] = {l1, c.x, c.y, c.z}, right1[4] = {c.y, c.z, c.w, r1};
+    float o[4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      if constexpr (R == 1) {
+        o[e] = 0.25f * ((u1[e] + d1[e]) + (left1[e] + right1[e]));
+      } else {
+        const float4 up2 = v[q + R - 2], dn2 = v[q + R + 2];
+        const float u2[4] = {up2.x, up2.y, up2.z, up2.w}, d2[4] = {dn2.x, dn2.y, dn2.z, dn2.w};
+        const float left2[4] = {l2, l1, c.x, c.y}, right2[4] = {c.z, c.w, r1, r2};
+        // Explicit fused multiply-adds: no contraction left to the compiler, so every
+        // instantiation (and the CPU reference, with std::fma) rounds identically.
+        o[e] = fmaf(star<R>::w2, (u2[e] + d2[e]) + (left2[e] + right2[e]),
+                    fmaf(star<R>::w1, (u1[e] + d1[e]) + (left1[e] + right1[e]), star<R>::w0 * cc[e]));
+      }
+    }
+    const int gr = r0 + warp * rows + q, gc = c0 + 4 * lane;
+    if (gr < h) {
+      float* dst = out + static_cast<long long>(gr) * w + gc;
+      if (gc + 3 < w) {
+        *reinterpret_cast<float4*>(dst) = make_float4(o[0], o[1], o[2], o[3]);
+      } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          if (gc + e < w) dst[e] = o[e];
+      }
+    }
+  }
+}
+
+// ---- sgemm ----------------------------------------------------------------------------------------
+/// Per-thread position in the 128 x 128 block tile: warps 2 (M) x 4 (N), each 64 x 32; lanes 8 (M) x 4 (N),
+/// each two 4 x 4 quadrants per direction. Rows arow + {0..3, 32..35}, columns bcol + {0..3, 16..19}.
+struct sgemm_thread {
+  int arow, bcol;
+  __device__ __forceinline__ sgemm_thread() {
+    const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
+    arow = (warp >> 2) * 64 + (lane >> 2) * 4;
+    bcol = (warp & 3) * 32 + (lane & 3) * 4;
+  }
+  __device__ __forceinline__ int row(int i) const { return arow + (i < 4 ? i : 28 + i); }
+  __device__ __forceinline__ int col(int j) const { return bcol + (j < 4 ? j : 12 + j); }
+};
+
+/// acc += At_tile^T * B_tile for one K-tile: sa is At[k0:k0+8][m0:m0+128], sb is B[k0:k0+8][n0:n0+128]
+/// (shared memory, dense, 16-byte aligned). 4 float4 reads and 64 FMAs per k.
+__device__ __forceinline__ void sgemm_mma(float (&acc)[8][8], const float* sa, const float* sb, const sgemm_thread& t) {
+  using namespace sgemm_shape;
+#pragma unroll
+  for (int q = 0; q < bk; ++q) {
+    const float4 a0 = *reinterpret_cast<const float4*>(sa + q * bm + t.arow);
+    const float4 a1 = *reinterpret_cast<const float4*>(sa + q * bm + t.arow + 32);
+    const float4 b0 = *reinterpret_cast<const float4*>(sb + q * bn + t.bcol);
+    const float4 b1 = *reinterpret_cast<const float4*>(sb + q * bn + t.bcol + 16);
+    const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+    const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+      for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+  }
+}
+
+/// Store the 8 x 8 accumulators of this thread to C[m][n] (row-major, ldc = n) for the block tile at
+/// (m0, n0); 16-byte stores where a quadrant row lies inside C (needs n % 4 == 0).
+__device__ __forceinline__ void sgemm_store(const float (&acc)[8][8], float* __restrict__ c, int m0, int n0, int m, int n,
+                                            const sgemm_thread& t) {
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const int gm = m0 + t.row(i);
+    if (gm >= m) continue;
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int gn = n0 + t.col(half * 4);
+      float* dst = c + static_cast<long long>(gm) * n + gn;
+      if (gn + 3 < n) {
+        *reinterpret_cast<float4*>(dst) = make_float4(acc[i][half * 4], acc[i][half * 4 + 1], acc[i][half * 4 + 2], acc[i][half * 4 + 3]);
+      } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          if (gn + e < n) dst[e] = acc[i][half * 4 + e];
+      }
+    }
+  }
+}
+
+/// Tiles owned by this CTA in a persistent grid: tiles blockIdx.x, blockIdx.x + gridDim.x, ...
+__device__ __forceinline__ int tiles_of_this_cta(long long tiles) {
+  const long long b = blockIdx.x, g = gridDim.x;
+  return b < tiles ? int((tiles - 1 - b) / g + 1) : 0;
+}
+
+}  // namespace pb

@@ -1,0 +1,60 @@
+// bench/kernels/shapes.hpp — tile shapes and CTA sizes shared by the porter kernels, the
+// hand-written baselines and the host side (so every implementation of a workload uses one tiling).
+#pragma once
+#include <cstddef>
+
+#include <porter/box.hpp>
+
+namespace pb {
+
+// ---- stream: y = a*x + b over n floats, 1D tiles of 4096 floats (16 KiB) ------------------------
+namespace stream_shape {
+constexpr int threads = 256;
+constexpr int tile = 4096;                       // floats per tile (16 KiB per stage)
+using box = porter::box<float, tile>;
+constexpr int vec_per_thread = tile / 4 / threads;  // float4 per thread per tile
+static_assert(tile % (4 * threads) == 0, "stream tile must be a whole number of float4 per thread");
+}  // namespace stream_shape
+
+// ---- stencil2d: star stencils of radius R on an h x w grid; 32 x 128 output tiles ---------------
+// Each tile is read with its halo: rows r0-R .. r0+31+R, columns c0-4 .. c0+131 (the box starts 4
+// columns left so that its rows stay 16-byte aligned; 4 >= R). 8 warps, each 4 output rows; each
+// lane 4 consecutive columns (one float4), so a warp covers a 128-wide row.
+namespace stencil_shape {
+constexpr int threads = 256;
+constexpr int tile_h = 32, tile_w = 128;
+constexpr int pad_w = 4;                         // halo columns on each side in the box (>= R)
+constexpr int rows_per_warp = tile_h / (threads / 32);
+template <int R> using box = porter::box<float, tile_h + 2 * R, tile_w + 2 * pad_w>;
+static_assert(tile_w == 32 * 4, "one warp covers one tile row with one float4 per lane");
+}  // namespace stencil_shape
+
+/// Star-stencil weights of radius R (center, distance 1, distance 2); they sum to 1.
+/// Radius 1: out = 0.25 * ((up + down) + (left + right)).
+/// Radius 2: out = fma(w2, (up2 + down2) + (left2 + right2), fma(w1, (up1 + down1) + (left1 + right1), w0 * c)).
+template <int R> struct star;
+template <> struct star<1> {
+  static constexpr float w0 = 0.0f, w1 = 0.25f, w2 = 0.0f;
+};
+template <> struct star<2> {
+  static constexpr float w0 = 0.2f, w1 = 0.15f, w2 = 0.05f;
+};
+
+// ---- sgemm: C[M][N] = A[M][K] * B[K][N], A stored transposed (At[K][M]) ------------------------
+// 128 x 128 block tile, K-tile 8, 256 threads, 8 x 8 accumulators per thread (two 4 x 4 quadrants
+// in each direction, 32 and 16 apart), float4 shared-memory reads. A stage holds At[k0:k0+8][m0:m0+128]
+// and B[k0:k0+8][n0:n0+128]: two boxes of 4 KiB.
+namespace sgemm_shape {
+constexpr int threads = 256;
+constexpr int bm = 128, bn = 128, bk = 8;
+using a_box = porter::box<float, bk, bm>;
+using b_box = porter::box<float, bk, bn>;
+constexpr double flops_per_stage = 2.0 * bm * bn * bk;
+}  // namespace sgemm_shape
+
+/// Stage count each workload uses outside the stage sweep (compiled for every target).
+constexpr int default_stages_stream = 4;
+constexpr int default_stages_stencil = 3;
+constexpr int default_stages_sgemm = 4;
+
+}  // namespace pb

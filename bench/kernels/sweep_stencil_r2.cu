@@ -1,0 +1,17 @@
+// bench/kernels/sweep_stencil_r2.cu — stencil2d (radius 2) porter kernels at stages 1..8 except the
+// default, every path.
+#include "sweep_common.cuh"
+
+namespace pb {
+namespace {
+struct add_sweep {
+  registry& r;
+  template <class Path>
+  void operator()() const {
+    registry& reg = r;
+    for_sweep_stages<default_stages_stencil>([&reg](auto s) { add_stencil<Path, decltype(s)::value, 2>(reg); });
+  }
+};
+}  // namespace
+void register_sweep_stencil_r2(registry& r) { for_each_path(add_sweep{r}); }
+}  // namespace pb

@@ -1,0 +1,71 @@
+// bench/src/bench.hpp — the porter-bench driver's shared state and the workload runners.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <porter/device.hpp>
+
+#include "report.hpp"
+#include "timing.hpp"
+#include "variants.hpp"
+
+namespace pb {
+
+struct options {
+  bool quick = false;        ///< fewer repetitions; sgemm sweep at 8192 only
+  bool sweep = true;         ///< run the stage sweep
+  bool ncu = false;          ///< add stall reasons through Nsight Compute
+  bool ncu_only = false;     ///< only the ncu pass
+  bool ncu_child = false;    ///< internal: the process ncu profiles
+  bool lowering = false;     ///< print the lowering report (also with a GPU)
+  int device = 0;
+  std::string out;           ///< results directory ("" = none)
+  std::vector<std::string> only;  ///< workloads to run (empty: all): stream, stencil, sgemm
+  double budget_s = 0;       ///< stop starting new sweeps after this many seconds (0: by mode)
+  bool wants(const std::string& w) const;
+};
+
+struct context {
+  options opt;
+  porter::device_caps caps;
+  cudaStream_t stream = nullptr;
+  registry reg;
+  report rep;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  double d2d_gbs = 0;         ///< cudaMemcpy D2D, GB/s (read + write)
+  double copy_gbs = 0;        ///< vectorized copy kernel, GB/s
+  double latency_ns = 0;      ///< pointer chase, ns per dependent load (0: not measured)
+  std::string latency_note;
+  double cublas_tflops_8192 = 0, cublas_tflops_4096 = 0;
+  bool kokkos_ran = false;
+  std::vector<row> kokkos_rows;  ///< from porter-bench-kokkos
+
+  double elapsed_s() const;
+  bool over_budget() const;
+  timing_budget budget(double est_ms_per_run) const;
+  /// "[porter-bench 12.3 s] <msg>" on stderr.
+  void progress(const std::string& msg) const;
+};
+
+void run_stream(context& cx);
+void run_stencil(context& cx, int radius);
+void run_sgemm(context& cx, int size, bool sweep);
+/// Measure the latency the planner uses (pointer chase over a buffer several times the L2).
+void measure_latency(context& cx);
+/// Planner recommendations beside the sweep, and the targets.
+void evaluate_planner(context& cx);
+void evaluate_targets(context& cx);
+
+/// Run porter-bench-kokkos (beside this executable) and return its rows (workload, impl, kernel,
+/// status, check, times). Without it, one note in the report says why.
+std::vector<row> run_kokkos_child(context& cx);
+/// "Kokkos 4.6.1 (CUDA): porter-bench-kokkos" or why there are no Kokkos baselines.
+std::string kokkos_status();
+
+/// CTAs of `d` per SM on this device (0: does not fit); sets the >48 KiB shared-memory attribute.
+int ctas_per_sm(const kernel_desc& d);
+
+}  // namespace pb

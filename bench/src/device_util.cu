@@ -1,0 +1,181 @@
+// bench/src/device_util.cu — GPU helpers of porter-bench (init, checks, ceilings, latency probe).
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include <algorithm>
+#include <cmath>
+
+#include "device_util.hpp"
+
+namespace pb {
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+__host__ __device__ inline std::uint64_t mix64(std::uint64_t z) {  // splitmix64 finaliser
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+__global__ void k_fill(float* p, long long n, std::uint64_t seed, float lo, float hi) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    const std::uint64_t h = mix64(seed * 0x9e3779b97f4a7c15ull + std::uint64_t(i));
+    const float u = float(h >> 40) * (1.0f / 16777216.0f);  // 24 bits, [0, 1)
+    p[i] = lo + (hi - lo) * u;
+  }
+}
+
+__global__ void k_stream_errors(const float* x, const float* y, long long n, float a, float b, float tol,
+                                unsigned long long* bad) {
+  unsigned long long mine = 0;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    const float ref = a * x[i] + b;
+    const float d = fabsf(y[i] - ref);
+    if (!(d <= tol * fmaxf(1.0f, fabsf(ref)))) ++mine;
+  }
+  if (mine) atomicAdd(bad, mine);
+}
+
+__global__ void k_nonfinite(const float* p, long long n, unsigned long long* bad) {
+  unsigned long long mine = 0;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    if (!isfinite(p[i])) ++mine;
+  if (mine) atomicAdd(bad, mine);
+}
+
+__global__ void k_checksum(const float* p, long long n, unsigned long long* out) {
+  std::uint64_t mine = 0;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    mine += mix64((std::uint64_t(__float_as_uint(p[i])) << 32) ^ std::uint64_t(i));
+  atomicAdd(out, (unsigned long long)mine);  // wrap-around sum: independent of order
+}
+
+__global__ void k_sqdiff(const float* c, const float* r, long long n, double* out) {
+  double d2 = 0, r2 = 0;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    const double d = double(c[i]) - double(r[i]);
+    d2 += d * d;
+    r2 += double(r[i]) * double(r[i]);
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    d2 += __shfl_down_sync(0xffffffffu, d2, o);
+    r2 += __shfl_down_sync(0xffffffffu, r2, o);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicAdd(out, d2);
+    atomicAdd(out + 1, r2);
+  }
+}
+
+__global__ void __launch_bounds__(copy_kernel_threads) pb_copy(const float4* __restrict__ src, float4* __restrict__ dst, long long n4) {
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  for (; i + 3 * stride < n4; i += 4 * stride) {
+    const float4 a = src[i], b = src[i + stride], c = src[i + 2 * stride], d = src[i + 3 * stride];
+    dst[i] = a;
+    dst[i + stride] = b;
+    dst[i + 2 * stride] = c;
+    dst[i + 3 * stride] = d;
+  }
+  for (; i < n4; i += stride) dst[i] = src[i];
+}
+
+// Pointer chase: word j*32 (one per 128-byte line j) holds the index of the next line's word.
+__global__ void k_chase_init(unsigned* buf, unsigned lines) {
+  for (unsigned j = blockIdx.x * blockDim.x + threadIdx.x; j < lines; j += gridDim.x * blockDim.x) {
+    // Full-period LCG modulo 2^k (Hull-Dobell: c odd, a = 1 mod 4): one cycle through every line.
+    const unsigned next = (j * 1664525u + 1013904223u) & (lines - 1);
+    buf[std::size_t(j) * 32] = next * 32u;
+  }
+}
+__global__ void k_chase(const unsigned* buf, int hops, unsigned* out) {
+  unsigned p = 0;
+  for (int h = 0; h < hops; ++h) p = __ldcg(buf + p);  // .cg: skip L1, the measured hop is L2 or DRAM
+  *out = p;
+}
+
+int grid_for(long long n) { return int(std::min<long long>((n + 255) / 256, 4096)); }
+
+}  // namespace
+
+void fill_uniform(float* p, long long n, std::uint64_t seed, float lo, float hi, cudaStream_t s) {
+  k_fill<<<grid_for(n), 256, 0, s>>>(p, n, seed, lo, hi);
+  check(cudaGetLastError(), "fill_uniform");
+}
+
+template <class K, class... A>
+static long long count_with(K k, long long n, cudaStream_t s, A... a) {
+  unsigned long long* d = nullptr;
+  check(cudaMallocAsync(&d, sizeof(*d), s), "cudaMallocAsync");
+  check(cudaMemsetAsync(d, 0, sizeof(*d), s), "cudaMemsetAsync");
+  k<<<grid_for(n), 256, 0, s>>>(a..., d);
+  check(cudaGetLastError(), "check kernel");
+  unsigned long long h = 0;
+  check(cudaMemcpyAsync(&h, d, sizeof(h), cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync");
+  check(cudaFreeAsync(d, s), "cudaFreeAsync");
+  check(cudaStreamSynchronize(s), "check kernel (run)");
+  return (long long)h;
+}
+
+long long count_stream_errors(const float* x, const float* y, long long n, float a, float b, float tol, cudaStream_t s) {
+  return count_with(k_stream_errors, n, s, x, y, n, a, b, tol);
+}
+long long count_nonfinite(const float* p, long long n, cudaStream_t s) { return count_with(k_nonfinite, n, s, p, n); }
+std::uint64_t checksum(const float* p, long long n, cudaStream_t s) {
+  return std::uint64_t(count_with(k_checksum, n, s, p, n));
+}
+
+double relative_frobenius_error(const float* c, const float* r, long long n, cudaStream_t s) {
+  double* d = nullptr;
+  check(cudaMallocAsync(&d, 2 * sizeof(double), s), "cudaMallocAsync");
+  check(cudaMemsetAsync(d, 0, 2 * sizeof(double), s), "cudaMemsetAsync");
+  k_sqdiff<<<grid_for(n), 256, 0, s>>>(c, r, n, d);
+  check(cudaGetLastError(), "k_sqdiff");
+  double h[2] = {0, 0};
+  check(cudaMemcpyAsync(h, d, sizeof(h), cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync");
+  check(cudaFreeAsync(d, s), "cudaFreeAsync");
+  check(cudaStreamSynchronize(s), "k_sqdiff (run)");
+  return h[1] > 0 ? std::sqrt(h[0] / h[1]) : std::sqrt(h[0]);
+}
+
+void launch_copy_kernel(const float4* src, float4* dst, long long n4, int grid, cudaStream_t s) {
+  pb_copy<<<grid, copy_kernel_threads, 0, s>>>(src, dst, n4);
+  check(cudaGetLastError(), "pb_copy");
+}
+const void* copy_kernel_func() { return reinterpret_cast<const void*>(&pb_copy); }
+
+double pointer_chase_latency_ns(void* scratch, std::size_t bytes, int hops, cudaStream_t s) {
+  unsigned lines = 1;
+  while (std::size_t(lines) * 2 * 128 <= bytes) lines *= 2;  // a power of two for the LCG
+  unsigned* buf = static_cast<unsigned*>(scratch);
+  unsigned* out = nullptr;
+  check(cudaMallocAsync(&out, sizeof(unsigned), s), "cudaMallocAsync");
+  k_chase_init<<<1024, 256, 0, s>>>(buf, lines);
+  check(cudaGetLastError(), "k_chase_init");
+  cudaEvent_t e0, e1;
+  check(cudaEventCreate(&e0), "cudaEventCreate");
+  check(cudaEventCreate(&e1), "cudaEventCreate");
+  std::vector<double> ns;
+  k_chase<<<1, 1, 0, s>>>(buf, 64, out);  // warm-up: module load, TLB for the first pages
+  for (int r = 0; r < 3; ++r) {
+    check(cudaEventRecord(e0, s), "cudaEventRecord");
+    k_chase<<<1, 1, 0, s>>>(buf, hops, out);
+    check(cudaEventRecord(e1, s), "cudaEventRecord");
+    check(cudaEventSynchronize(e1), "k_chase");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
+    ns.push_back(double(ms) * 1e6 / hops);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  check(cudaFreeAsync(out, s), "cudaFreeAsync");
+  check(cudaStreamSynchronize(s), "k_chase");
+  std::sort(ns.begin(), ns.end());
+  return ns[1];
+}
+
+}  // namespace pb

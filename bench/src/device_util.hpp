@@ -1,0 +1,33 @@
+// bench/src/device_util.hpp — data initialisation, result checks and probes that run on the GPU
+// (host wrappers; the kernels are in device_util.cu). All enqueue on `s` and synchronise before
+// returning a value.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace pb {
+
+/// p[i] = uniform in [lo, hi) from a counter-based hash of (seed, i). Never all zeros.
+void fill_uniform(float* p, long long n, std::uint64_t seed, float lo, float hi, cudaStream_t s);
+/// Elements with |y - (a*x + b)| > tol * max(1, |a*x + b|), or not finite.
+long long count_stream_errors(const float* x, const float* y, long long n, float a, float b, float tol, cudaStream_t s);
+/// Non-finite elements (NaN poison left behind means an element was not written).
+long long count_nonfinite(const float* p, long long n, cudaStream_t s);
+/// Order-independent 64-bit hash of the bit patterns of p[0..n) and their positions: equal for
+/// bit-identical arrays.
+std::uint64_t checksum(const float* p, long long n, cudaStream_t s);
+/// sqrt(sum (c - r)^2 / sum r^2) in double; NaN if c has a NaN.
+double relative_frobenius_error(const float* c, const float* r, long long n, cudaStream_t s);
+/// Device-to-device copy kernel (the vectorized-copy ceiling): float4 loads and stores, 4 per
+/// thread in flight, grid-stride. n4 = number of float4.
+void launch_copy_kernel(const float4* src, float4* dst, long long n4, int grid, cudaStream_t s);
+const void* copy_kernel_func();
+constexpr int copy_kernel_threads = 256;
+
+/// Median latency of dependent loads over `bytes` of device memory (a chain through one word per
+/// 128-byte line, visiting the lines in a full-period LCG order), in ns per load. Uses `scratch`
+/// (at least `bytes`). Returns < 0 on failure.
+double pointer_chase_latency_ns(void* scratch, std::size_t bytes, int hops, cudaStream_t s);
+
+}  // namespace pb

@@ -1,0 +1,251 @@
+// bench/src/ncu.cpp — stall reasons through Nsight Compute (see ncu.hpp).
+//
+// Metrics (Nsight Compute "Metrics Reference" / the WarpStateStats and ComputeWorkloadAnalysis
+// sections): smsp__warp_issue_stalled_<reason>_per_warp_active.pct is the share of active warp
+// cycles a warp spent stalled for <reason> (long_scoreboard: waiting on an L1TEX/global result;
+// barrier: bar.sync; sleeping: suspended, e.g. in mbarrier.try_wait); sm__pipe_fma_cycles_active
+// .avg.pct_of_peak_sustained_active is how busy the FMA pipe was. A metric that this ncu does not
+// know is dropped and named in the report, and the rest are collected.
+#include "ncu.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "../kernels/shapes.hpp"
+#include "device_util.hpp"
+#include "meta.hpp"
+
+namespace pb {
+namespace {
+
+struct metric {
+  const char* name;
+  const char* shown;
+};
+const metric k_metrics[] = {
+    {"smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct", "long_scoreboard%"},
+    {"sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "fma_pipe%"},
+    {"smsp__warp_issue_stalled_barrier_per_warp_active.pct", "barrier%"},
+    {"smsp__warp_issue_stalled_sleeping_per_warp_active.pct", "sleeping%"},
+    {"smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct", "mio_throttle%"},
+    {"smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct", "short_scoreboard%"},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", "occupancy%"},
+    {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "dram%"},
+    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", "smem_bank_conflicts"},
+    {"gpu__time_duration.sum", "time"},
+};
+
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> f;
+  std::string cur;
+  bool q = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (q) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') { cur += '"'; ++i; }
+      else if (c == '"') q = false;
+      else cur += c;
+    } else if (c == '"') {
+      q = true;
+    } else if (c == ',') {
+      f.push_back(cur);
+      cur.clear();
+    } else if (c != '\r') {
+      cur += c;
+    }
+  }
+  f.push_back(cur);
+  return f;
+}
+
+bool is_number(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!(c >= '0' && c <= '9')) return false;
+  return true;
+}
+
+std::string find_ncu() {
+  std::string p = shell_output("command -v ncu");
+  if (!p.empty()) return p;
+  for (const char* c : {"/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/ncu"}) {
+    std::ifstream f(c);
+    if (f) return c;
+  }
+  p = shell_output("ls -d /opt/nvidia/nsight-compute/*/ncu | sort | tail -1");
+  return p;
+}
+
+}  // namespace
+
+void run_ncu(context& cx, const std::string& self) {
+  const std::string ncu = find_ncu();
+  if (ncu.empty()) {
+    cx.rep.stalls_note = "Nsight Compute (ncu) was not found (PATH, /usr/local/cuda/bin, /opt/nvidia/nsight-compute): stall reasons not collected";
+    cx.progress(cx.rep.stalls_note);
+    return;
+  }
+  std::vector<metric> metrics(std::begin(k_metrics), std::end(k_metrics));
+  std::vector<std::string> dropped;
+  std::string out;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    std::string list;
+    for (const auto& m : metrics) list += (list.empty() ? "" : ",") + std::string(m.name);
+    const std::string cmd = "'" + ncu + "' --clock-control none --target-processes all --kernel-name regex:pb_ --metrics " + list +
+                            " --csv --page raw '" + self + "' --ncu-child --device " + std::to_string(cx.opt.device) + " 2>&1";
+    cx.progress("ncu: " + cmd);
+    out.clear();
+    if (FILE* f = popen(cmd.c_str(), "r")) {
+      char buf[8192];
+      std::size_t n;
+      while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+      pclose(f);
+    }
+    // Drop metrics that this ncu does not know, then try again.
+    std::vector<metric> keep;
+    bool unknown = false;
+    for (const auto& m : metrics) {
+      bool bad = false;
+      std::istringstream is(out);
+      for (std::string line; std::getline(is, line);)
+        if (line.find("==ERROR==") != std::string::npos && line.find(m.name) != std::string::npos) bad = true;
+      if (bad) { dropped.push_back(m.name); unknown = true; }
+      else keep.push_back(m);
+    }
+    metrics = keep;
+    if (!unknown || metrics.empty()) break;
+  }
+  if (!cx.opt.out.empty()) std::ofstream(cx.opt.out + "/ncu_raw.txt") << out;
+
+  // Labels in launch order, from the child.
+  std::vector<std::pair<std::string, std::string>> labels;  // label, kernel
+  std::istringstream is(out);
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::string errors;
+  for (std::string line; std::getline(is, line);) {
+    if (line.rfind("PBNCU ", 0) == 0) {
+      std::istringstream ls(line.substr(6));
+      int idx;
+      std::string kernel, label;
+      ls >> idx >> kernel;
+      std::getline(ls, label);
+      if (!label.empty() && label[0] == ' ') label.erase(0, 1);
+      labels.emplace_back(label, kernel);
+    } else if (line.rfind("\"ID\"", 0) == 0) {
+      header = split_csv(line);
+    } else if (!header.empty() && line.size() > 2 && line[0] == '"') {
+      auto f = split_csv(line);
+      if (!f.empty() && is_number(f[0])) rows.push_back(f);
+    } else if (line.find("==ERROR==") != std::string::npos) {
+      errors += (errors.empty() ? "" : " | ") + line;
+    }
+  }
+  std::string note;
+  if (!dropped.empty()) {
+    note = "not collected (unknown to this ncu):";
+    for (const auto& d : dropped) note += " " + d;
+    note += ". ";
+  }
+  if (rows.empty()) {
+    if (out.find("ERR_NVGPUCTRPERM") != std::string::npos)
+      note += "ncu may not read the GPU's performance counters here (ERR_NVGPUCTRPERM): run as root or allow profiling";
+    else
+      note += "ncu produced no results" + (errors.empty() ? std::string() : ": " + errors.substr(0, 600));
+    cx.rep.stalls_note = note;
+    cx.progress("ncu: " + note);
+    return;
+  }
+  int col_kernel = -1;
+  std::map<std::string, int> col;
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == "Kernel Name") col_kernel = int(i);
+    col[header[i]] = int(i);
+  }
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    stall_line s;
+    const auto& f = rows[r];
+    s.kernel = col_kernel >= 0 && col_kernel < int(f.size()) ? f[col_kernel] : "";
+    s.label = r < labels.size() ? labels[r].first : "kernel #" + std::to_string(r);
+    if (r < labels.size() && s.kernel.find(labels[r].second) == std::string::npos)
+      s.label += " (order mismatch: ncu names " + s.kernel.substr(0, 60) + ")";
+    for (const auto& m : metrics) {
+      auto it = col.find(m.name);
+      std::string v = it != col.end() && it->second < int(f.size()) ? f[it->second] : "n/a";
+      s.metrics.emplace_back(m.shown, v);
+    }
+    cx.rep.stalls.push_back(s);
+  }
+  if (labels.size() != rows.size())
+    note += "ncu profiled " + std::to_string(rows.size()) + " kernels, the child launched " + std::to_string(labels.size()) + ". ";
+  cx.rep.stalls_note = note;
+}
+
+int ncu_child(context& cx) {
+  int index = 0;
+  auto launch_once = [&](const std::string& label, const kernel_desc& d, const std::function<launcher(int)>& bind) {
+    if (d.min_cc > cx.caps.compute_capability()) return;
+    cudaFuncAttributes a{};
+    if (cudaFuncGetAttributes(&a, d.func) != cudaSuccess) { cudaGetLastError(); return; }
+    const int ctas = ctas_per_sm(d);
+    if (!ctas) return;
+    try {
+      launcher l = bind(ctas * cx.caps.sm_count);
+      std::printf("PBNCU %d %s %s\n", index++, d.kernel.c_str(), label.c_str());
+      std::fflush(stdout);
+      l(cx.stream);
+      cudaStreamSynchronize(cx.stream);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ncu child: %s: %s\n", label.c_str(), e.what());
+    }
+  };
+  auto label_of = [](const std::string& w, const kernel_desc& d) {
+    return w + " " + d.impl + "/" + d.path + " S=" + std::to_string(d.stages);
+  };
+  auto wanted = [](const kernel_desc& d, int def) { return d.stages == def; };
+  void* a = nullptr;
+  void* b = nullptr;
+  const long long n = 1LL << 28;
+  if (cudaMalloc(&a, n * 4) != cudaSuccess || cudaMalloc(&b, n * 4) != cudaSuccess) {
+    std::fprintf(stderr, "ncu child: cudaMalloc failed\n");
+    return 1;
+  }
+  float* x = static_cast<float*>(a);
+  float* y = static_cast<float*>(b);
+  fill_uniform(x, n, 1, -1.f, 1.f, cx.stream);
+  cudaStreamSynchronize(cx.stream);
+  if (cx.opt.wants("stream")) {
+    int occ = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, copy_kernel_func(), copy_kernel_threads, 0);
+    std::printf("PBNCU %d pb_copy stream copy-kernel\n", index++);
+    std::fflush(stdout);
+    launch_copy_kernel(reinterpret_cast<const float4*>(x), reinterpret_cast<float4*>(y), n / 4, occ * cx.caps.sm_count, cx.stream);
+    cudaStreamSynchronize(cx.stream);
+    const stream_problem p{x, y, n, 1.5f, -0.25f};
+    for (const auto& v : cx.reg.stream)
+      if (wanted(v.d, default_stages_stream)) launch_once(label_of("stream", v.d), v.d, [&](int g) { return v.bind(p, g); });
+  }
+  if (cx.opt.wants("stencil")) {
+    const stencil_problem p{x, y, 16384, 16384};
+    for (int r = 1; r <= 2; ++r)
+      for (const auto& v : cx.reg.stencil[r])
+        if (wanted(v.d, default_stages_stencil))
+          launch_once(label_of("stencil2d-r" + std::to_string(r), v.d), v.d, [&](int g) { return v.bind(p, g); });
+  }
+  if (cx.opt.wants("sgemm")) {
+    // 4096^3 from the same buffers: At, B and C each 64 MiB.
+    const int s = 4096;
+    const std::size_t e = std::size_t(s) * s;
+    const sgemm_problem p{x, x + e, y, s, s, s};
+    for (const auto& v : cx.reg.sgemm)
+      if (wanted(v.d, default_stages_sgemm)) launch_once(label_of("sgemm 4096^3", v.d), v.d, [&](int g) { return v.bind(p, g); });
+  }
+  cudaFree(a);
+  cudaFree(b);
+  return 0;
+}
+
+}  // namespace pb

@@ -1,0 +1,251 @@
+// bench/src/report.cpp — table, CSV and JSON forms of a porter-bench report.
+#include "report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace pb {
+
+std::string format_double(double v, int precision) {
+  if (!std::isfinite(v)) return "nan";
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", precision, v);
+  return b;
+}
+
+std::string format_time(double ms) {
+  char b[64];
+  if (ms >= 1.0) std::snprintf(b, sizeof b, "%.3f ms", ms);
+  else std::snprintf(b, sizeof b, "%.1f us", ms * 1e3);
+  return b;
+}
+
+bool report::any_failed() const {
+  return std::any_of(rows.begin(), rows.end(), [](const row& r) { return r.status.rfind("FAILED", 0) == 0; });
+}
+
+namespace {
+
+std::string pad(const std::string& s, std::size_t w, bool right = false) {
+  if (s.size() >= w) return s;
+  return right ? std::string(w - s.size(), ' ') + s : s + std::string(w - s.size(), ' ');
+}
+
+std::string impl_label(const row& r) {
+  std::string s = r.impl;
+  if (r.path != "-") s += "/" + r.path;
+  return s;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"') o += "\"\"";
+    else if (c == '\n') o += ' ';
+    else o += c;
+  }
+  return o + "\"";
+}
+
+std::string json_str(const std::string& s) {
+  std::string o = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\t': o += "\\t"; break;
+      case '\r': break;
+      default:
+        if (c < 0x20) {
+          char b[8];
+          std::snprintf(b, sizeof b, "\\u%04x", c);
+          o += b;
+        } else {
+          o += char(c);
+        }
+    }
+  }
+  return o + "\"";
+}
+
+std::string json_num(double v) {
+  if (!std::isfinite(v)) return "null";
+  char b[64];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+}  // namespace
+
+std::string report::table() const {
+  std::ostringstream o;
+  // ---- main table -------------------------------------------------------------------------------
+  o << "\n" << pad("workload", 14) << pad("size", 14) << pad("implementation", 22) << pad("S", 3, true)
+    << pad("CTA/SM", 7, true) << pad("regs", 5, true) << pad("median", 12, true) << pad("rate", 16, true)
+    << pad("ratio", 9, true) << "  " << "vs / status\n";
+  o << std::string(112, '-') << "\n";
+  std::string last;
+  for (const row& r : rows) {
+    if (r.sweep_only) continue;
+    const std::string key = r.workload + " " + r.size;
+    if (!last.empty() && key != last) o << "\n";
+    last = key;
+    o << pad(r.workload, 14) << pad(r.size, 14) << pad(impl_label(r), 22) << pad(r.stages ? std::to_string(r.stages) : "-", 3, true)
+      << pad(r.ctas_per_sm ? std::to_string(r.ctas_per_sm) : "-", 7, true) << pad(r.regs ? std::to_string(r.regs) : "-", 5, true);
+    if (r.ok()) {
+      o << pad(format_time(r.ms_median), 12, true) << pad(format_double(r.rate, r.unit == "GB/s" ? 1 : 2) + " " + r.unit, 16, true)
+        << pad(format_double(r.ratio, 3) + "x", 9, true) << "  " << r.ceiling;
+    } else {
+      o << "  " << r.status;
+    }
+    o << "\n";
+  }
+  // ---- stage sweep ------------------------------------------------------------------------------
+  std::vector<std::string> groups;
+  for (const row& r : rows)
+    if (r.stages > 0) {
+      const std::string g = r.workload + " " + r.size;
+      if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+    }
+  if (!groups.empty()) {
+    o << "\nStage sweep (rate per stage count; * best of the row, p the planner's choice)\n";
+    for (const auto& g : groups) {
+      std::vector<std::string> impls;
+      for (const row& r : rows)
+        if (r.stages > 0 && r.workload + " " + r.size == g && std::find(impls.begin(), impls.end(), impl_label(r)) == impls.end())
+          impls.push_back(impl_label(r));
+      std::string unit;
+      for (const row& r : rows)
+        if (r.workload + " " + r.size == g && !r.unit.empty()) unit = r.unit;
+      o << "  " << g << " (" << unit << ")\n    " << pad("", 18);
+      for (int s = 1; s <= 8; ++s) o << pad("S=" + std::to_string(s), 10, true);
+      o << "\n";
+      for (const auto& im : impls) {
+        std::map<int, const row*> by;
+        for (const row& r : rows)
+          if (r.stages > 0 && r.workload + " " + r.size == g && impl_label(r) == im) by[r.stages] = &r;
+        double best = 0;
+        int best_s = 0;
+        for (auto& [s, r] : by)
+          if (r->ok() && r->rate > best) { best = r->rate; best_s = s; }
+        int planned = 0;
+        for (const auto& p : planner)
+          if (p.workload == g && im == "porter/" + p.path) planned = p.planned;
+        o << "    " << pad(im, 18);
+        for (int s = 1; s <= 8; ++s) {
+          auto it = by.find(s);
+          std::string cell = "-";
+          if (it != by.end()) cell = it->second->ok() ? format_double(it->second->rate, unit == "GB/s" ? 0 : 2)
+                                                     : (it->second->status.rfind("FAILED", 0) == 0 ? "FAIL" : "skip");
+          if (s == best_s) cell += "*";
+          if (s == planned) cell += "p";
+          o << pad(cell, 10, true);
+        }
+        o << "\n";
+      }
+    }
+  }
+  // ---- planner ----------------------------------------------------------------------------------
+  if (!planner.empty()) {
+    o << "\nStage planner (Little's law) against the best stage of the sweep\n";
+    for (const auto& p : planner) {
+      o << "  " << pad(p.workload, 20) << pad(p.path, 9) << " planned S=" << p.planned << " ("
+        << format_double(p.planned_rate, p.unit == "GB/s" ? 0 : 2) << " " << p.unit << "), best S=" << p.best << " ("
+        << format_double(p.best_rate, p.unit == "GB/s" ? 0 : 2) << " " << p.unit << "): "
+        << (p.best_rate > 0 ? format_double(p.planned_rate / p.best_rate, 3) : std::string("n/a")) << "x\n"
+        << "      " << p.reason << "\n";
+    }
+  }
+  // ---- stall reasons ------------------------------------------------------------------------------
+  if (!stalls.empty() || !stalls_note.empty()) {
+    o << "\nStall reasons (Nsight Compute, --clock-control none, one launch per kernel)\n";
+    if (!stalls_note.empty()) o << "  " << stalls_note << "\n";
+    for (const auto& s : stalls) {
+      o << "  " << pad(s.label, 34);
+      for (const auto& [k, v] : s.metrics) o << "  " << k << "=" << v;
+      o << "\n";
+    }
+  }
+  // ---- targets ----------------------------------------------------------------------------------
+  if (!targets.empty()) {
+    o << "\nTargets\n";
+    for (const auto& t : targets) {
+      o << "  " << pad(t.verdict, 5) << " " << t.name;
+      if (t.verdict != "n/a") o << ": " << format_double(t.value, 3) << " (goal " << format_double(t.goal, 2) << ")";
+      o << "\n";
+      if (!t.detail.empty()) o << "        " << t.detail << "\n";
+    }
+  }
+  for (const auto& n : notes) o << "note: " << n << "\n";
+  return o.str();
+}
+
+std::string report::csv() const {
+  std::ostringstream o;
+  for (const auto& [k, v] : meta) o << "# " << k << ": " << v << "\n";
+  o << "workload,size,impl,path,stages,sweep_only,kernel,threads,ctas_per_sm,grid,regs,local_bytes,smem_bytes,"
+       "ms_median,ms_min,ms_p10,ms_p90,reps,bytes,flops,rate,unit,ratio,ceiling,status,check\n";
+  for (const row& r : rows) {
+    o << csv_field(r.workload) << "," << csv_field(r.size) << "," << csv_field(r.impl) << "," << csv_field(r.path) << ","
+      << r.stages << "," << (r.sweep_only ? 1 : 0) << "," << csv_field(r.kernel) << "," << r.threads << "," << r.ctas_per_sm
+      << "," << r.grid << "," << r.regs << "," << r.local_bytes << "," << r.smem << "," << json_num(r.ms_median) << ","
+      << json_num(r.ms_min) << "," << json_num(r.ms_p10) << "," << json_num(r.ms_p90) << "," << r.reps << ","
+      << json_num(r.bytes) << "," << json_num(r.flops) << "," << json_num(r.rate) << "," << csv_field(r.unit) << ","
+      << json_num(r.ratio) << "," << csv_field(r.ceiling) << "," << csv_field(r.status) << "," << csv_field(r.check) << "\n";
+  }
+  return o.str();
+}
+
+std::string report::json() const {
+  std::ostringstream o;
+  o << "{\n  \"meta\": {";
+  for (std::size_t i = 0; i < meta.size(); ++i)
+    o << (i ? ",\n    " : "\n    ") << json_str(meta[i].first) << ": " << json_str(meta[i].second);
+  o << "\n  },\n  \"results\": [";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const row& r = rows[i];
+    o << (i ? ",\n    " : "\n    ") << "{\"workload\": " << json_str(r.workload) << ", \"size\": " << json_str(r.size)
+      << ", \"impl\": " << json_str(r.impl) << ", \"path\": " << json_str(r.path) << ", \"stages\": " << r.stages
+      << ", \"sweep_only\": " << (r.sweep_only ? "true" : "false") << ", \"kernel\": " << json_str(r.kernel)
+      << ", \"threads\": " << r.threads << ", \"ctas_per_sm\": " << r.ctas_per_sm << ", \"grid\": " << r.grid
+      << ", \"regs\": " << r.regs << ", \"local_bytes\": " << r.local_bytes << ", \"smem_bytes\": " << r.smem
+      << ", \"ms_median\": " << json_num(r.ms_median) << ", \"ms_min\": " << json_num(r.ms_min)
+      << ", \"ms_p10\": " << json_num(r.ms_p10) << ", \"ms_p90\": " << json_num(r.ms_p90) << ", \"reps\": " << r.reps
+      << ", \"bytes\": " << json_num(r.bytes) << ", \"flops\": " << json_num(r.flops) << ", \"rate\": " << json_num(r.rate)
+      << ", \"unit\": " << json_str(r.unit) << ", \"ratio\": " << json_num(r.ratio) << ", \"ceiling\": " << json_str(r.ceiling)
+      << ", \"status\": " << json_str(r.status) << ", \"check\": " << json_str(r.check) << "}";
+  }
+  o << "\n  ],\n  \"planner\": [";
+  for (std::size_t i = 0; i < planner.size(); ++i) {
+    const auto& p = planner[i];
+    o << (i ? ",\n    " : "\n    ") << "{\"workload\": " << json_str(p.workload) << ", \"path\": " << json_str(p.path)
+      << ", \"planned_stages\": " << p.planned << ", \"best_stages\": " << p.best << ", \"planned_rate\": " << json_num(p.planned_rate)
+      << ", \"best_rate\": " << json_num(p.best_rate) << ", \"unit\": " << json_str(p.unit) << ", \"reason\": " << json_str(p.reason) << "}";
+  }
+  o << "\n  ],\n  \"targets\": [";
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const auto& t = targets[i];
+    o << (i ? ",\n    " : "\n    ") << "{\"name\": " << json_str(t.name) << ", \"value\": " << json_num(t.value)
+      << ", \"goal\": " << json_num(t.goal) << ", \"verdict\": " << json_str(t.verdict) << ", \"detail\": " << json_str(t.detail) << "}";
+  }
+  o << "\n  ],\n  \"stalls_note\": " << json_str(stalls_note) << ",\n  \"stalls\": [";
+  for (std::size_t i = 0; i < stalls.size(); ++i) {
+    const auto& s = stalls[i];
+    o << (i ? ",\n    " : "\n    ") << "{\"label\": " << json_str(s.label) << ", \"kernel\": " << json_str(s.kernel) << ", \"metrics\": {";
+    for (std::size_t j = 0; j < s.metrics.size(); ++j)
+      o << (j ? ", " : "") << json_str(s.metrics[j].first) << ": " << json_str(s.metrics[j].second);
+    o << "}}";
+  }
+  o << "\n  ],\n  \"notes\": [";
+  for (std::size_t i = 0; i < notes.size(); ++i) o << (i ? ", " : "") << json_str(notes[i]);
+  o << "]\n}\n";
+  return o.str();
+}
+
+}  // namespace pb

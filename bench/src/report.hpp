@@ -1,0 +1,79 @@
+// bench/src/report.hpp — porter-bench's results: rows, targets, planner lines, stall reasons, and
+// their table (stdout), CSV and JSON forms.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pb {
+
+/// One measured (or skipped, or failed) implementation of one workload at one size.
+struct row {
+  std::string workload;     ///< stream | stencil2d-r1 | stencil2d-r2 | sgemm
+  std::string size;         ///< e.g. "n=268435456", "16384x16384", "8192^3"
+  std::string impl;         ///< porter | manual | memcpy | copy-kernel | cublas | kokkos-range | kokkos-mdrange | kokkos-team
+  std::string path = "-";   ///< tma | cp_async | staged | - (porter::path_name, or the manual pipeline's)
+  int stages = 0;           ///< pipeline stages (0: not a pipeline)
+  bool sweep_only = false;  ///< a stage-sweep point (not a row of the main table)
+  std::string kernel;       ///< kernel function name (as ncu shows it)
+  int threads = 0, ctas_per_sm = 0, grid = 0, regs = 0, local_bytes = 0;
+  long long smem = 0;       ///< dynamic shared memory per CTA, bytes
+  double ms_median = 0, ms_min = 0, ms_p10 = 0, ms_p90 = 0;
+  int reps = 0;
+  double bytes = 0;         ///< bytes counted per run (read + written)
+  double flops = 0;         ///< floating-point operations per run
+  double rate = 0;          ///< GB/s (1e9 B/s) or TFLOP/s
+  std::string unit;         ///< "GB/s" or "TFLOP/s"
+  double ratio = 0;         ///< rate / ceiling rate
+  std::string ceiling;      ///< the ceiling of its kind, e.g. "cudaMemcpy D2D", "cuBLAS"
+  std::string status = "ok";  ///< ok | FAILED: ... | skipped: ... | refused: ...
+  std::string check;        ///< what the correctness check found
+  bool ok() const { return status == "ok"; }
+};
+
+/// A target of the issue and how the run did against it.
+struct target {
+  std::string name;         ///< e.g. "stream: tma >= 1.00x cudaMemcpy D2D"
+  double value = 0;         ///< measured ratio
+  double goal = 0;          ///< required ratio
+  std::string verdict;      ///< PASS | MISS | n/a
+  std::string detail;       ///< numbers behind it, and for a miss: by how much and the likely reason
+};
+
+/// The planner's recommendation beside the sweep.
+struct planner_line {
+  std::string workload, path;
+  int planned = 0, best = 0;         ///< stages
+  double planned_rate = 0, best_rate = 0;
+  std::string unit;
+  std::string reason;
+};
+
+/// ncu metrics of one kernel launch.
+struct stall_line {
+  std::string label;        ///< e.g. "stream porter/tma S=4"
+  std::string kernel;       ///< kernel name as ncu printed it
+  std::vector<std::pair<std::string, std::string>> metrics;  ///< metric -> value (as printed)
+};
+
+struct report {
+  std::vector<std::pair<std::string, std::string>> meta;  ///< device, clocks, driver, CUDA, commit, ...
+  std::vector<row> rows;
+  std::vector<target> targets;
+  std::vector<planner_line> planner;
+  std::vector<stall_line> stalls;
+  std::string stalls_note;       ///< why stall reasons are missing or partial
+  std::vector<std::string> notes;
+
+  /// The main table (default-stage rows and baselines), the stage sweep, the planner, the targets.
+  std::string table() const;
+  std::string csv() const;
+  std::string json() const;
+  bool any_failed() const;
+};
+
+/// "1.23 ms" / "456.7 us".
+std::string format_time(double ms);
+std::string format_double(double v, int precision);
+
+}  // namespace pb

@@ -1,0 +1,74 @@
+// bench/src/variants.hpp — what a kernel translation unit hands to the porter-bench driver.
+//
+// Every timed GPU implementation of a workload is a `variant`: a description (implementation,
+// path, stages, threads, shared memory, the kernel's address for occupancy and attributes) and
+// `bind`, which prepares the arguments for one problem (tiled sources, tensor maps) and returns the
+// launch. Kernel TUs fill the registries below; the driver (plain C++) never sees a kernel body.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pb {
+
+/// How a variant moves its tiles (for the report).
+struct kernel_desc {
+  std::string impl;         ///< "porter" or "manual" (hand-written cp.async pipeline)
+  std::string path;         ///< porter::path_name<P>; "cp_async" for the manual pipelines
+  int stages = 0;           ///< pipeline stages
+  int threads = 0;          ///< threads per CTA
+  std::size_t smem = 0;     ///< dynamic shared memory per CTA, bytes
+  std::size_t stage_bytes = 0;  ///< bytes one stage brings in (the ring's stage size)
+  std::size_t fixed_smem = 0;   ///< dynamic shared memory besides the stages (barrier header, slack)
+  int min_cc = 0;           ///< compute capability the path needs (90, 80, 0)
+  bool async_copies = true; ///< false for the staged path (synchronous loads, CTA barrier)
+  const void* func = nullptr;  ///< the __global__ function (occupancy, attributes)
+  std::string kernel;       ///< function name as ncu shows it, e.g. "pb_stream"
+};
+
+/// A prepared launch: enqueue one run on the stream.
+using launcher = std::function<void(cudaStream_t)>;
+
+struct stream_problem {
+  const float* x;
+  float* y;
+  long long n;
+  float a, b;
+};
+struct stencil_problem {
+  const float* in;
+  float* out;
+  int h, w;
+};
+struct sgemm_problem {
+  const float* at;  ///< A transposed: K x M, row-major
+  const float* b;   ///< K x N, row-major
+  float* c;         ///< M x N, row-major
+  int m, n, k;
+};
+
+template <class Problem>
+struct variant {
+  kernel_desc d;
+  /// Build the launch for `p` on a grid of `grid` CTAs. Throws porter::error when the path cannot
+  /// read the problem's sources.
+  std::function<launcher(const Problem& p, int grid)> bind;
+};
+
+struct registry {
+  std::vector<variant<stream_problem>> stream;
+  std::vector<variant<stencil_problem>> stencil[3];  // [radius]; 1 and 2 used
+  std::vector<variant<sgemm_problem>> sgemm;
+};
+
+// Filled by the kernel translation units (each compiled for its own list of targets).
+void register_default_kernels(registry& r);  ///< porter kernels at the default stage counts (all targets)
+void register_sweep_kernels(registry& r);    ///< porter kernels at the other stage counts 1..8
+void register_manual_kernels(registry& r);   ///< hand-written cp.async pipelines, stages 1..8
+/// Targets the sweep kernels were compiled for (e.g. "90"), for messages.
+const char* sweep_architectures();
+
+}  // namespace pb

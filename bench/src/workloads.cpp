@@ -1,0 +1,486 @@
+// bench/src/workloads.cpp — the workloads: data, correctness checks, timing, ceilings.
+//
+// Every variant is checked once before it is timed (poisoned output, one run, a check against the
+// CPU, cuBLAS or the formula); a wrong result makes its row FAILED and porter-bench exit non-zero.
+#include <porter/error.hpp>
+#include <porter/planner.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+
+#include "../baselines/cublas_sgemm.hpp"
+#include "../kernels/shapes.hpp"
+#include "bench.hpp"
+#include "checks.hpp"
+#include "device_util.hpp"
+
+namespace pb {
+
+// ---- context ------------------------------------------------------------------------------------
+
+bool options::wants(const std::string& w) const {
+  return only.empty() || std::find(only.begin(), only.end(), w) != only.end();
+}
+
+double context::elapsed_s() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+bool context::over_budget() const {
+  const double limit = opt.budget_s > 0 ? opt.budget_s : (opt.quick ? 150.0 : 420.0);
+  return elapsed_s() > limit;
+}
+
+timing_budget context::budget(double) const { return budget_for(opt.quick); }
+
+void context::progress(const std::string& msg) const {
+  std::fprintf(stderr, "[porter-bench %6.1f s] %s\n", elapsed_s(), msg.c_str());
+  std::fflush(stderr);
+}
+
+int ctas_per_sm(const kernel_desc& d) {
+  if (d.smem > 48 * 1024 &&
+      cudaFuncSetAttribute(d.func, cudaFuncAttributeMaxDynamicSharedMemorySize, int(d.smem)) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  int n = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, d.func, d.threads, d.smem) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+/// A device buffer freed at scope exit.
+struct dbuf {
+  void* p = nullptr;
+  explicit dbuf(std::size_t bytes) { check(cudaMalloc(&p, bytes), "cudaMalloc"); }
+  ~dbuf() { if (p) cudaFree(p); }
+  dbuf(const dbuf&) = delete;
+  dbuf& operator=(const dbuf&) = delete;
+  float* f() const { return static_cast<float*>(p); }
+};
+
+std::string cc_str(int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); }
+
+/// Fill the description fields of `r` from `d`; false (status set) if it cannot run here.
+bool prepare(context& cx, const kernel_desc& d, row& r) {
+  r.impl = d.impl;
+  r.path = d.path;
+  r.stages = d.stages;
+  r.threads = d.threads;
+  r.smem = static_cast<long long>(d.smem);
+  r.kernel = d.kernel;
+  if (d.min_cc > cx.caps.compute_capability()) {
+    r.status = "skipped: " + d.impl + "/" + d.path + " needs compute capability " + cc_str(d.min_cc) + "; " + cx.caps.name +
+               " has " + cc_str(cx.caps.compute_capability());
+    return false;
+  }
+  cudaFuncAttributes a{};
+  if (cudaFuncGetAttributes(&a, d.func) != cudaSuccess) {
+    cudaGetLastError();
+    r.status = std::string("skipped: this build has no code for sm_") + std::to_string(cx.caps.compute_capability()) +
+               " in this kernel (stage-sweep and manual kernels are built for " + sweep_architectures() + ")";
+    return false;
+  }
+  r.regs = a.numRegs;
+  r.local_bytes = int(a.localSizeBytes);
+  r.ctas_per_sm = ctas_per_sm(d);
+  if (r.ctas_per_sm == 0) {
+    r.status = "skipped: " + std::to_string(d.smem) + " B of shared memory per CTA do not fit " + cx.caps.name;
+    return false;
+  }
+  r.grid = r.ctas_per_sm * cx.caps.sm_count;
+  return true;
+}
+
+/// Check once (after `poison`), then time. `launch[i % size]` runs on buffer set i.
+void check_and_time(context& cx, row& r, const std::vector<launcher>& launch, const std::function<void()>& poison,
+                    const std::function<verdict()>& verify) {
+  std::ostringstream label;
+  label << r.workload << " " << r.size << ": " << r.impl << (r.path != "-" ? "/" + r.path : "")
+        << (r.stages ? " S=" + std::to_string(r.stages) : "");
+  try {
+    poison();
+    launch[0](cx.stream);
+    check(cudaStreamSynchronize(cx.stream), "first run");
+    verdict v = verify();
+    r.check = v.what;
+    if (!v.ok) {
+      r.status = "FAILED: " + v.what;
+      cx.progress(label.str() + ": FAILED: " + v.what);
+      return;
+    }
+    const timing t = time_launches([&](int rep) { launch[std::size_t(rep) % launch.size()](cx.stream); }, cx.stream, cx.budget(0));
+    r.ms_median = t.median_ms;
+    r.ms_min = t.min_ms;
+    r.ms_p10 = t.p10_ms;
+    r.ms_p90 = t.p90_ms;
+    r.reps = t.reps;
+    const double s = t.median_ms * 1e-3;
+    r.rate = r.unit == "GB/s" ? r.bytes / s / 1e9 : r.flops / s / 1e12;
+    cx.progress(label.str() + ": " + format_time(t.median_ms) + " (" + format_double(r.rate, r.unit == "GB/s" ? 1 : 2) + " " +
+                r.unit + ", " + std::to_string(t.reps) + " runs)");
+  } catch (const porter::error& e) {
+    r.status = std::string("refused: ") + e.what();
+    cx.progress(label.str() + ": " + r.status);
+  } catch (const std::exception& e) {
+    r.status = std::string("FAILED: ") + e.what();
+    cx.progress(label.str() + ": " + r.status);
+    cudaGetLastError();
+  }
+}
+
+/// Run the kernel variants of `list` that match `select`, as main-table rows or sweep rows.
+template <class Problem, class Select>
+void run_variants(context& cx, const std::vector<variant<Problem>>& list, Select select, const row& base,
+                  const std::vector<Problem>& sets, const std::function<void()>& poison,
+                  const std::function<verdict()>& verify, bool sweep_only) {
+  for (const auto& v : list) {
+    if (!select(v.d)) continue;
+    row r = base;
+    r.sweep_only = sweep_only;
+    if (sweep_only && cx.over_budget()) {
+      r.impl = v.d.impl;
+      r.path = v.d.path;
+      r.stages = v.d.stages;
+      r.kernel = v.d.kernel;
+      r.status = "skipped: time budget of this mode used up";
+      cx.rep.rows.push_back(r);
+      continue;
+    }
+    if (prepare(cx, v.d, r)) {
+      std::vector<launcher> ls;
+      try {
+        for (const auto& p : sets) ls.push_back(v.bind(p, r.grid));
+      } catch (const porter::error& e) {
+        r.status = std::string("refused: ") + e.what();
+      } catch (const std::exception& e) {
+        r.status = std::string("FAILED: ") + e.what();
+      }
+      if (r.ok()) check_and_time(cx, r, ls, poison, verify);
+    }
+    cx.rep.rows.push_back(r);
+  }
+}
+
+bool is_default(const kernel_desc& d, int def) { return d.stages == def; }
+
+/// Mark porter rows of `workload size` whose checksum differs from the first porter row's
+/// (the paths promise bit-identical results); note whether the other rows match.
+void compare_checksums(context& cx, const std::string& workload, const std::string& size) {
+  const row* ref = nullptr;
+  for (auto& r : cx.rep.rows) {
+    if (r.workload != workload || r.size != size || !r.ok()) continue;
+    auto pos = r.check.find("checksum ");
+    if (pos == std::string::npos) continue;
+    const std::string sum = r.check.substr(pos + 9, 16);
+    if (!ref) {
+      if (r.impl == "porter") ref = &r;
+      continue;
+    }
+    const std::string rsum = ref->check.substr(ref->check.find("checksum ") + 9, 16);
+    const bool same = sum == rsum;
+    if (r.impl == "porter" && !same) {
+      r.status = "FAILED: result differs bitwise from porter/" + ref->path + " S=" + std::to_string(ref->stages) +
+                 " (paths and stage counts must give bit-identical results)";
+    } else if (r.impl != "porter") {
+      r.check += same ? "; bit-identical to porter" : "; not bit-identical to porter";
+    }
+  }
+}
+
+}  // namespace
+
+// ---- Kokkos (a child process: porter-bench-kokkos) -------------------------------------------------
+
+/// The Kokkos rows of `base.workload`, from porter-bench-kokkos (run once, at the first call).
+static void add_kokkos_rows(context& cx, const row& base) {
+  if (!cx.kokkos_ran) {
+    cx.kokkos_ran = true;
+    cx.kokkos_rows = run_kokkos_child(cx);
+  }
+  for (const row& k : cx.kokkos_rows) {
+    if (k.workload != base.workload) continue;
+    row r = base;
+    r.impl = k.impl;
+    r.kernel = k.kernel;
+    r.status = k.status;
+    r.check = k.check;
+    r.ms_median = k.ms_median;
+    r.ms_min = k.ms_min;
+    r.ms_p10 = k.ms_p10;
+    r.ms_p90 = k.ms_p90;
+    r.reps = k.reps;
+    if (r.ok() && r.ms_median > 0) r.rate = r.unit == "GB/s" ? r.bytes / (r.ms_median * 1e-3) / 1e9 : r.flops / (r.ms_median * 1e-3) / 1e12;
+    cx.rep.rows.push_back(r);
+  }
+}
+
+// ---- ceilings and latency ---------------------------------------------------------------------------
+
+void measure_latency(context& cx) {
+  const std::size_t bytes = std::size_t(512) << 20;  // 512 MiB: 8.5x an H200's L2
+  try {
+    dbuf scratch(bytes);
+    const double ns = pointer_chase_latency_ns(scratch.p, bytes, 20000, cx.stream);
+    if (ns > 0) {
+      cx.latency_ns = ns;
+      cx.latency_note = "pointer chase, 20000 dependent 4-byte loads over 512 MiB (one per 128-byte line), median of 3: " +
+                        format_double(ns, 0) + " ns";
+    }
+  } catch (const std::exception& e) {
+    cx.latency_note = std::string("latency not measured (") + e.what() + "); the planner uses its default";
+  }
+  if (cx.latency_ns <= 0) {
+    cx.latency_ns = porter::default_memory_latency_ns(cx.caps);
+    if (cx.latency_note.empty()) cx.latency_note = "latency not measured; planner default " + format_double(cx.latency_ns, 0) + " ns";
+  }
+  cx.progress("memory latency: " + cx.latency_note);
+}
+
+// ---- stream -------------------------------------------------------------------------------------------
+
+void run_stream(context& cx) {
+  const long long n = 1LL << 28;  // 1 GiB per buffer
+  const std::size_t bytes = std::size_t(n) * sizeof(float);
+  dbuf x(bytes), y(bytes);
+  fill_uniform(x.f(), n, 1, -1.f, 1.f, cx.stream);
+  check(cudaStreamSynchronize(cx.stream), "fill");
+  const float a = 1.5f, b = -0.25f;
+
+  row base;
+  base.workload = "stream";
+  base.size = "2^28 fp32";
+  base.bytes = 2.0 * double(bytes);
+  base.unit = "GB/s";
+  base.ceiling = "cudaMemcpy D2D";
+  auto poison = [&] { check(cudaMemsetAsync(y.p, 0xff, bytes, cx.stream), "poison"); };
+  auto copy_ok = [&]() {
+    const long long bad = count_stream_errors(x.f(), y.f(), n, 1.0f, 0.0f, 0.0f, cx.stream);
+    return verdict{bad == 0, bad == 0 ? "y == x exactly" : std::to_string(bad) + " elements differ from x"};
+  };
+  auto axpb_ok = [&]() {
+    const long long bad = count_stream_errors(x.f(), y.f(), n, a, b, 1e-6f, cx.stream);
+    return verdict{bad == 0, bad == 0 ? "all elements = a*x+b (rel. err <= 1e-6)"
+                                      : std::to_string(bad) + " of " + std::to_string(n) + " elements wrong or unwritten"};
+  };
+
+  // Ceilings: cudaMemcpy device-to-device and a vectorized copy kernel (bytes read + written).
+  {
+    row r = base;
+    r.impl = "memcpy";
+    r.kernel = "cudaMemcpyAsync";
+    check_and_time(cx, r, {[&](cudaStream_t s) { check(cudaMemcpyAsync(y.p, x.p, bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync"); }},
+                   poison, copy_ok);
+    if (r.ok()) cx.d2d_gbs = r.rate;
+    cx.rep.rows.push_back(r);
+  }
+  {
+    row r = base;
+    r.impl = "copy-kernel";
+    r.kernel = "pb_copy";
+    r.threads = copy_kernel_threads;
+    int occ = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, copy_kernel_func(), copy_kernel_threads, 0), "occupancy");
+    r.ctas_per_sm = occ;
+    r.grid = occ * cx.caps.sm_count;
+    cudaFuncAttributes fa{};
+    if (cudaFuncGetAttributes(&fa, copy_kernel_func()) == cudaSuccess) r.regs = fa.numRegs;
+    const int grid = r.grid;
+    check_and_time(cx, r,
+                   {[&, grid](cudaStream_t s) {
+                     launch_copy_kernel(reinterpret_cast<const float4*>(x.p), reinterpret_cast<float4*>(y.p), n / 4, grid, s);
+                   }},
+                   poison, copy_ok);
+    if (r.ok()) cx.copy_gbs = r.rate;
+    cx.rep.rows.push_back(r);
+  }
+  for (auto& r : cx.rep.rows)
+    if (r.workload == "stream" && r.ok()) r.ratio = cx.d2d_gbs > 0 ? r.rate / cx.d2d_gbs : 0;
+  if (cx.latency_ns <= 0) measure_latency(cx);
+
+  const std::vector<stream_problem> sets = {{x.f(), y.f(), n, a, b}};
+  auto porter_or_manual_default = [](const kernel_desc& d) { return is_default(d, default_stages_stream); };
+  run_variants(cx, cx.reg.stream, porter_or_manual_default, base, sets, poison, axpb_ok, false);
+  add_kokkos_rows(cx, base);
+  if (cx.opt.sweep) {
+    auto others = [](const kernel_desc& d) { return !is_default(d, default_stages_stream); };
+    run_variants(cx, cx.reg.stream, others, base, sets, poison, axpb_ok, true);
+  }
+  for (auto& r : cx.rep.rows)
+    if (r.workload == "stream" && r.ok()) r.ratio = cx.d2d_gbs > 0 ? r.rate / cx.d2d_gbs : 0;
+}
+
+// ---- stencil2d ------------------------------------------------------------------------------------------
+
+void run_stencil(context& cx, int radius) {
+  const int h = 16384, w = 16384;
+  const std::size_t bytes = std::size_t(h) * w * sizeof(float);
+  dbuf in(bytes), out(bytes);
+  fill_uniform(in.f(), (long long)h * w, 2 + radius, -1.f, 1.f, cx.stream);
+  check(cudaStreamSynchronize(cx.stream), "fill");
+
+  row base;
+  base.workload = "stencil2d-r" + std::to_string(radius);
+  base.size = "16384^2 fp32";
+  base.bytes = 2.0 * double(bytes);  // effective: one read and one write of the grid
+  base.unit = "GB/s";
+  base.ceiling = "cudaMemcpy D2D";
+  auto poison = [&] { check(cudaMemsetAsync(out.p, 0xff, bytes, cx.stream), "poison"); };
+  auto verify = [&]() {
+    const long long bad = count_nonfinite(out.f(), (long long)h * w, cx.stream);
+    if (bad) return verdict{false, std::to_string(bad) + " outputs not written (NaN poison left)"};
+    verdict v = check_stencil_blocks(in.f(), out.f(), h, w, radius);
+    v.what += "; checksum " + hex64(checksum(out.f(), (long long)h * w, cx.stream));
+    return v;
+  };
+  const std::vector<stencil_problem> sets = {{in.f(), out.f(), h, w}};
+  const auto& list = cx.reg.stencil[radius];
+  run_variants(cx, list, [](const kernel_desc& d) { return is_default(d, default_stages_stencil); }, base, sets, poison, verify, false);
+  add_kokkos_rows(cx, base);
+  if (cx.opt.sweep)
+    run_variants(cx, list, [](const kernel_desc& d) { return !is_default(d, default_stages_stencil); }, base, sets, poison, verify, true);
+  compare_checksums(cx, base.workload, base.size);
+  for (auto& r : cx.rep.rows)
+    if (r.workload == base.workload && r.ok()) r.ratio = cx.d2d_gbs > 0 ? r.rate / cx.d2d_gbs : 0;
+}
+
+// ---- sgemm -------------------------------------------------------------------------------------------------
+
+namespace {
+/// CPU double-precision check of `samples` entries of C (device) against At, B (device).
+verdict spot_check_gemm(const float* at, const float* b, const float* c, int m, int n, int k, int samples) {
+  std::vector<float> acol(k), bcol(k);
+  double worst = 0;
+  for (int s = 0; s < samples; ++s) {
+    const int i = int((1103515245u * unsigned(s + 1) + 12345u) % unsigned(m));
+    const int j = int((2654435761u * unsigned(s + 7)) % unsigned(n));
+    check(cudaMemcpy2D(acol.data(), sizeof(float), at + i, std::size_t(m) * sizeof(float), sizeof(float), k, cudaMemcpyDeviceToHost),
+          "gather A");
+    check(cudaMemcpy2D(bcol.data(), sizeof(float), b + j, std::size_t(n) * sizeof(float), sizeof(float), k, cudaMemcpyDeviceToHost),
+          "gather B");
+    float got = 0;
+    check(cudaMemcpy(&got, c + std::size_t(i) * n + j, sizeof(float), cudaMemcpyDeviceToHost), "read C");
+    double ref = 0, mag = 0;
+    for (int q = 0; q < k; ++q) {
+      ref += double(acol[q]) * double(bcol[q]);
+      mag += std::fabs(double(acol[q]) * double(bcol[q]));
+    }
+    const double e = std::fabs(double(got) - ref) / (mag > 0 ? mag : 1);
+    if (!(e <= worst)) worst = std::isfinite(e) ? e : INFINITY;
+  }
+  verdict v;
+  v.ok = worst <= 1e-5;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%d entries vs CPU fp64: max |err| / sum|a*b| = %.2g", samples, worst);
+  v.what = buf;
+  return v;
+}
+}  // namespace
+
+void run_sgemm(context& cx, int size, bool sweep) {
+  const int m = size, n = size, k = size;
+  const std::size_t elems = std::size_t(size) * size, bytes = elems * sizeof(float);
+  // Buffer sets rotated between timed runs so that the working set is at least 4x the L2.
+  const std::size_t set_bytes = 3 * bytes;
+  int nsets = int(std::max<std::size_t>(1, (4 * cx.caps.l2_bytes + set_bytes - 1) / set_bytes));
+  nsets = std::min(nsets, 4);
+  std::vector<std::unique_ptr<dbuf>> bufs;
+  std::vector<sgemm_problem> sets;
+  for (int s = 0; s < nsets; ++s) {
+    bufs.push_back(std::make_unique<dbuf>(bytes));
+    bufs.push_back(std::make_unique<dbuf>(bytes));
+    bufs.push_back(std::make_unique<dbuf>(bytes));
+    float* at = bufs[bufs.size() - 3]->f();
+    float* bm = bufs[bufs.size() - 2]->f();
+    fill_uniform(at, (long long)elems, 100 + 2 * s, -1.f, 1.f, cx.stream);
+    fill_uniform(bm, (long long)elems, 101 + 2 * s, -1.f, 1.f, cx.stream);
+    sets.push_back({at, bm, bufs.back()->f(), m, n, k});
+  }
+  dbuf cref(bytes);
+  check(cudaStreamSynchronize(cx.stream), "fill");
+
+  row base;
+  base.workload = "sgemm";
+  base.size = std::to_string(size) + "^3";
+  base.flops = 2.0 * double(m) * n * k;
+  base.bytes = 4.0 * (double(m) * k + double(k) * n + double(m) * n);
+  base.unit = "TFLOP/s";
+  base.ceiling = "cuBLAS";
+  if (nsets > 1) base.size += " x" + std::to_string(nsets);
+
+  // The reference: cuBLAS into cref, checked on sampled entries against fp64 on the CPU.
+  double cublas_rate = 0;
+  std::unique_ptr<cublas_sgemm> cb;
+  {
+    row r = base;
+    r.impl = "cublas";
+    r.kernel = "cublasSgemm";
+    try {
+      cb = std::make_unique<cublas_sgemm>();
+      sgemm_problem pref = sets[0];
+      pref.c = cref.f();
+      launcher lref = cb->bind(pref, cx.stream);
+      std::vector<launcher> ls;
+      for (const auto& p : sets) ls.push_back(cb->bind(p, cx.stream));
+      check(cudaMemsetAsync(cref.p, 0xff, bytes, cx.stream), "poison");
+      lref(cx.stream);
+      check(cudaStreamSynchronize(cx.stream), "cuBLAS reference");
+      verdict v = spot_check_gemm(sets[0].at, sets[0].b, cref.f(), m, n, k, 16);
+      r.check = v.what + " (" + cb->version() + ")";
+      if (std::none_of(cx.rep.meta.begin(), cx.rep.meta.end(), [](const auto& kv) { return kv.first == "cublas"; }))
+        cx.rep.meta.emplace_back("cublas", cb->version());
+      if (!v.ok) {
+        r.status = "FAILED: " + v.what;
+      } else {
+        check_and_time(cx, r, ls, [] {}, [&] { return verdict{true, r.check}; });
+        cublas_rate = r.ok() ? r.rate : 0;
+      }
+    } catch (const std::exception& e) {
+      r.status = std::string("FAILED: ") + e.what();
+    }
+    cx.rep.rows.push_back(r);
+  }
+  if (size == 8192) cx.cublas_tflops_8192 = cublas_rate;
+  if (size == 4096) cx.cublas_tflops_4096 = cublas_rate;
+  const bool have_ref = cublas_rate > 0;
+
+  auto poison = [&] { check(cudaMemsetAsync(sets[0].c, 0xff, bytes, cx.stream), "poison"); };
+  auto verify = [&]() {
+    verdict v;
+    if (have_ref) {
+      const double e = relative_frobenius_error(sets[0].c, cref.f(), (long long)elems, cx.stream);
+      v.ok = e < 1e-4;
+      v.what = "||C - C_cublas|| / ||C_cublas|| = " + format_double(e * 1e6, 2) + "e-6";
+    } else {
+      v = spot_check_gemm(sets[0].at, sets[0].b, sets[0].c, m, n, k, 16);
+    }
+    v.what += "; checksum " + hex64(checksum(sets[0].c, (long long)elems, cx.stream));
+    return v;
+  };
+  run_variants(cx, cx.reg.sgemm, [](const kernel_desc& d) { return is_default(d, default_stages_sgemm); }, base, sets, poison, verify,
+               false);
+  if (sweep)
+    run_variants(cx, cx.reg.sgemm, [](const kernel_desc& d) { return !is_default(d, default_stages_sgemm); }, base, sets, poison,
+                 verify, true);
+  compare_checksums(cx, base.workload, base.size);
+  for (auto& r : cx.rep.rows)
+    if (r.workload == base.workload && r.size == base.size && r.ok()) r.ratio = cublas_rate > 0 ? r.rate / cublas_rate : 0;
+}
+
+}  // namespace pb

@@ -1,0 +1,111 @@
+// Stage planner: Little's law over bytes in flight per SM (see porter/planner.hpp).
+#include "porter/planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "porter/error.hpp"
+
+namespace porter {
+namespace {
+
+constexpr int max_ctas_per_sm_hw = 32;  // sm_80 and newer (sm_75: 16; the thread limit binds first there)
+
+double per_sm_dram(const device_caps& caps) {
+  const double peak = caps.peak_dram_bytes_per_second();
+  const int sms = caps.sm_count > 0 ? caps.sm_count : 1;
+  // Unknown clock or bus width: 25 GB/s per SM, about an A100's or H100's share.
+  return peak > 0 ? peak / sms : 25e9;
+}
+
+}  // namespace
+
+double default_memory_latency_ns(const device_caps&) { return 700.0; }
+
+double demand_from_flops(std::size_t stage_bytes, double flops_per_stage, double flops_per_second_per_sm) {
+  if (flops_per_stage <= 0 || flops_per_second_per_sm <= 0) return 0;
+  return double(stage_bytes) * flops_per_second_per_sm / flops_per_stage;
+}
+
+int ctas_by_shared_memory(const device_caps& caps, std::size_t smem_per_cta, std::size_t reserved_per_cta) {
+  if (caps.smem_per_block_optin > 0 && smem_per_cta > caps.smem_per_block_optin) return 0;
+  if (caps.smem_per_sm == 0) return max_ctas_per_sm_hw;
+  const std::size_t per = smem_per_cta + reserved_per_cta;
+  return int(std::min<std::size_t>(caps.smem_per_sm / (per ? per : 1), max_ctas_per_sm_hw));
+}
+
+stage_plan plan_stages(const device_caps& caps, const stage_plan_request& req) {
+  if (req.stage_bytes == 0)
+    throw error(errc::invalid_argument, "planner.stage_bytes", "stage_bytes is 0; a stage must bring in at least one byte");
+  stage_plan p;
+  p.latency_ns = req.latency_ns > 0 ? req.latency_ns : default_memory_latency_ns(caps);
+  p.demand_bytes_per_second_per_sm = req.demand_bytes_per_second_per_sm > 0 ? req.demand_bytes_per_second_per_sm : per_sm_dram(caps);
+  p.needed_bytes = p.latency_ns * 1e-9 * p.demand_bytes_per_second_per_sm;
+
+  const int threads = req.threads_per_cta > 0 ? req.threads_per_cta : 1;
+  int limit = caps.max_threads_per_sm > 0 ? std::max(1, caps.max_threads_per_sm / threads) : max_ctas_per_sm_hw;
+  limit = std::min(limit, max_ctas_per_sm_hw);
+  if (req.ctas_per_sm_limit > 0) limit = std::min(limit, req.ctas_per_sm_limit);
+  const int max_s = std::clamp(req.max_stages, 1, 8);
+
+  auto ctas_at = [&](int s) {
+    const std::size_t smem = req.fixed_smem_bytes + req.static_smem_bytes + std::size_t(s) * req.stage_bytes;
+    return std::min(limit, ctas_by_shared_memory(caps, smem, req.reserved_smem_per_cta));
+  };
+  auto in_flight = [&](int s) { return double(s - 1) * double(req.stage_bytes) * double(ctas_at(s)); };
+
+  std::ostringstream why;
+  if (req.path == path_id::staged) {
+    p.stages = 1;
+    p.ctas_per_sm = ctas_at(1);
+    p.in_flight_bytes = 0;
+    why << "staged copies are synchronous loads: more stages add no bytes in flight, only shared memory; "
+           "1 stage keeps the most CTAs per SM (" << p.ctas_per_sm << ")";
+    p.reason = why.str();
+    return p;
+  }
+  int best = 0;
+  double best_bytes = -1;
+  for (int s = 1; s <= max_s; ++s) {
+    if (ctas_at(s) == 0) break;  // does not fit one CTA
+    const double b = in_flight(s);
+    if (b >= p.needed_bytes) { best = s; best_bytes = b; break; }
+    if (b > best_bytes) { best = s; best_bytes = b; }
+  }
+  if (best == 0) {
+    p.stages = 1;
+    p.ctas_per_sm = 0;
+    why << "not even 1 stage of " << req.stage_bytes << " B fits the shared memory of one CTA";
+    p.reason = why.str();
+    return p;
+  }
+  p.stages = best;
+  p.ctas_per_sm = ctas_at(best);
+  p.in_flight_bytes = best_bytes;
+  why.setf(std::ios::fixed);
+  why.precision(0);
+  if (best_bytes >= p.needed_bytes)
+    why << "Little's law: " << p.latency_ns << " ns x " << p.demand_bytes_per_second_per_sm / 1e9 << " GB/s per SM = "
+        << p.needed_bytes / 1024.0 << " KiB in flight per SM; " << best << " stages x " << p.ctas_per_sm
+        << " CTAs/SM keep " << best_bytes / 1024.0 << " KiB in flight (" << (best - 1) << " loading + 1 consumed per CTA)";
+  else
+    why << "Little's law asks for " << p.needed_bytes / 1024.0 << " KiB in flight per SM; the most the shared memory allows is "
+        << best_bytes / 1024.0 << " KiB at " << best << " stages x " << p.ctas_per_sm << " CTAs/SM";
+  p.reason = why.str();
+  return p;
+}
+
+int plan_stages(const device_caps& caps, std::size_t bytes_per_stage, int ctas_per_sm, double latency_ns, std::size_t smem_budget) {
+  if (bytes_per_stage == 0)
+    throw error(errc::invalid_argument, "planner.stage_bytes", "bytes_per_stage is 0; a stage must bring in at least one byte");
+  const double lat = latency_ns > 0 ? latency_ns : default_memory_latency_ns(caps);
+  const double needed = lat * 1e-9 * per_sm_dram(caps);
+  const int ctas = ctas_per_sm > 0 ? ctas_per_sm : 1;
+  int s = int(std::ceil(needed / (double(bytes_per_stage) * ctas))) + 1;
+  s = std::clamp(s, 1, 8);
+  while (s > 1 && std::size_t(s) * bytes_per_stage > smem_budget) --s;
+  return s;
+}
+
+}  // namespace porter

@@ -1,0 +1,89 @@
+// porter/planner.hpp — how many pipeline stages a kernel needs on a device (host only).
+//
+// THE RULE (Little's law). A memory system that delivers B bytes/s with latency L seconds holds
+// B x L bytes in flight (Little, "A Proof for the Queuing Formula L = lambda W", Operations Research
+// 9(3), 1961; applied to GPUs by Volkov, "Understanding Latency Hiding on GPUs", UC Berkeley
+// EECS-2016-143). For one SM that must consume `demand` bytes/s from a memory whose latency is
+// `latency`, the copies in flight on that SM must add up to
+//
+//     needed = latency x demand                                    (bytes per SM)
+//
+// A pipeline of S stages keeps S - 1 stages in flight while it consumes one, and each SM runs
+// `ctas` CTAs (occupancy: CUDA C++ Best Practices Guide, "Occupancy"; the CUDA occupancy
+// calculator), so
+//
+//     in_flight(S) = (S - 1) x stage_bytes x ctas(S)              (bytes per SM)
+//     S            = ceil(needed / (stage_bytes x ctas)) + 1      (+1: the stage being consumed)
+//
+// clamped to 1..8 (porter::stage_ring's range) and to the shared memory: a stage that would lower
+// the CTAs per SM is only worth it when it adds bytes in flight; a count that does not fit one CTA's
+// opt-in limit is never returned. If no count reaches `needed`, the one with the most bytes in flight
+// wins (ties: fewer stages).
+//
+// Paths matter: tma and cp_async copies are asynchronous, so stages add bytes in flight. The staged
+// path's copies are synchronous loads (its pipeline completes through a CTA barrier), so extra stages
+// only cost shared memory: for it the plan is always 1 stage, and latency is hidden by occupancy.
+//
+// Inputs that porter-bench measures in the same run (and a caller may pass instead of defaults):
+// `latency_ns` from a pointer chase over a buffer several times the L2 (default_memory_latency_ns()
+// otherwise), the read bandwidth per SM from the device-to-device copy, and for compute-bound
+// kernels the consumption rate bytes_per_stage / time_per_stage at the achievable arithmetic rate
+// (demand_from_flops()).
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include "porter/device.hpp"
+#include "porter/path.hpp"
+
+namespace porter {
+
+/// What the planner needs to know about one kernel.
+struct stage_plan_request {
+  path_id path = path_id::tma;          ///< the data path (staged always plans 1 stage)
+  std::size_t stage_bytes = 0;          ///< bytes one stage brings in (all its buffers), > 0
+  std::size_t fixed_smem_bytes = 0;     ///< dynamic shared memory per CTA besides the stages (barrier header, alignment slack)
+  std::size_t static_smem_bytes = 0;    ///< static shared memory per CTA
+  std::size_t reserved_smem_per_cta = 1024;  ///< shared memory the driver reserves per CTA (1 KiB on sm_80+)
+  int threads_per_cta = 256;            ///< threads per CTA (limits CTAs per SM with max_threads_per_sm)
+  int ctas_per_sm_limit = 0;            ///< CTAs per SM allowed by registers and other limits (0: threads only)
+  double demand_bytes_per_second_per_sm = 0;  ///< bytes/s one SM must receive (0: DRAM peak / SMs)
+  double latency_ns = 0;                ///< memory latency, ns (0: default_memory_latency_ns)
+  int max_stages = 8;                   ///< upper clamp (1..8)
+};
+
+/// The planner's answer and the numbers behind it.
+struct stage_plan {
+  int stages = 1;                  ///< recommended stage count, 1..8
+  int ctas_per_sm = 0;             ///< CTAs per SM at that count (0: does not fit)
+  double needed_bytes = 0;         ///< latency x demand, bytes per SM
+  double in_flight_bytes = 0;      ///< (stages - 1) x stage_bytes x ctas_per_sm, bytes per SM
+  double latency_ns = 0;           ///< latency used, ns
+  double demand_bytes_per_second_per_sm = 0;  ///< demand used, bytes/s per SM
+  std::string reason;              ///< one sentence: which rule decided
+};
+
+/// Default memory latency when none is measured: 700 ns, a loaded HBM latency typical of
+/// A100/H100-class GPUs (unloaded pointer chases read 450-650 ns; latency under load is higher).
+double default_memory_latency_ns(const device_caps& caps);
+
+/// Consumption rate of a compute-bound kernel: `stage_bytes` are used up every
+/// `flops_per_stage / flops_per_second_per_sm` seconds. Returns bytes/s per SM.
+double demand_from_flops(std::size_t stage_bytes, double flops_per_stage, double flops_per_second_per_sm);
+
+/// CTAs of `smem_per_cta` bytes (dynamic + static) that fit one SM's shared memory, with the
+/// driver's per-CTA reservation; 0 when one CTA exceeds the opt-in limit.
+int ctas_by_shared_memory(const device_caps& caps, std::size_t smem_per_cta, std::size_t reserved_per_cta = 1024);
+
+/// Plan the stage count for `req` on `caps` (see the file comment for the rule).
+/// Throws porter::error(errc::invalid_argument) for stage_bytes == 0.
+stage_plan plan_stages(const device_caps& caps, const stage_plan_request& req);
+
+/// The short form: stages = ceil(latency_ns x bandwidth_per_SM / (bytes_per_stage x ctas_per_sm)) + 1,
+/// with bandwidth_per_SM = caps.peak_dram_bytes_per_second() / caps.sm_count, clamped to 1..8 and
+/// to (stages x bytes_per_stage <= smem_budget). latency_ns <= 0 uses default_memory_latency_ns.
+/// For asynchronous paths (tma, cp_async); the staged path needs 1.
+int plan_stages(const device_caps& caps, std::size_t bytes_per_stage, int ctas_per_sm, double latency_ns,
+                std::size_t smem_budget);
+
+}  // namespace porter
