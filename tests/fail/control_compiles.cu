@@ -1,0 +1,39 @@
+// tests/fail/control_compiles.cu — positive control: the correct form of every misuse in tests/fail must compile (proves the harness).
+#include <porter/porter.hpp>
+
+#include <utility>
+
+using tile = porter::box<float, 8, 32>;
+using side = porter::box<std::uint16_t, 64>;
+struct rgba { unsigned char r, g, b, a; };  // 4 bytes: a legal element
+using pixels = porter::box<rgba, 4, 16>;
+
+template <class Path>
+__global__ void control(const __grid_constant__ porter::tiled_source<tile> src, const __grid_constant__ porter::tiled_source<pixels> img,
+                        const std::uint16_t* raw, float* out) {
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, 2, tile, side> pipe(smem);             // 1..8 stages, path tag first
+  porter::pipeline<Path, 8, pixels> deep(smem + decltype(pipe)::shared_bytes);
+  auto slot = pipe.producer_acquire();
+  auto moved = std::move(slot);                                 // tokens move; they do not copy
+  porter::async_copy(moved, src, porter::coord<2>{0, 0});       // box types match
+  porter::async_copy(porter::buffer<1>(moved), raw, 64 * sizeof(std::uint16_t));
+  pipe.producer_commit(moved);
+  auto ready = pipe.consumer_wait();
+  out[threadIdx.x] = ready.template tile<0>()(1, 2) + float(ready.template tile<1>()(3));  // one index per dimension
+  pipe.consumer_release(ready);
+  auto s2 = deep.producer_acquire();
+  porter::async_copy(s2, img, porter::coord<2>{0, 0});
+  deep.producer_commit(s2);
+  auto r2 = deep.consumer_wait();
+  out[threadIdx.x] += float(r2.tile()(0, 1).g);
+  deep.consumer_release(r2);
+}
+template __global__ void control<porter::path::tma>(const __grid_constant__ porter::tiled_source<tile>,
+                                                    const __grid_constant__ porter::tiled_source<pixels>, const std::uint16_t*, float*);
+template __global__ void control<porter::path::staged>(const __grid_constant__ porter::tiled_source<tile>,
+                                                       const __grid_constant__ porter::tiled_source<pixels>, const std::uint16_t*, float*);
+
+void host_launch(const porter::tiled_source<tile>& src, const porter::tiled_source<pixels>& img, const std::uint16_t* raw, float* out) {
+  porter::launch<porter::path::automatic>(control<porter::path::staged>, dim3(1), dim3(128), 0, nullptr, src, img, raw, out);
+}
