@@ -47,17 +47,20 @@ support_report validate_source(const source_desc& d) {
     throw error(errc::invalid_argument, "source.element_size",
                 "element size is " + std::to_string(d.elem_bytes) + " B; porter moves elements of 1, 2, 4, 8 or 16 B");
   if (d.ptr == nullptr) throw error(errc::invalid_argument, "source.null_pointer", "the global pointer is null");
-  for (int i = 0; i < d.rank; ++i) {
+  // Extents first, then boxes, then strides: a dense source's strides derive from its extents,
+  // so a zero extent must be named as such, not as the zero stride it implies.
+  for (int i = 0; i < d.rank; ++i)
     if (d.extent[i] < 1)
       throw error(errc::invalid_argument, "source.extent_positive",
                   "extent of dimension " + std::to_string(i) + " is " + std::to_string(d.extent[i]) + "; every extent must be at least 1");
+  for (int i = 0; i < d.rank; ++i)
     if (d.box[i] < 1)
       throw error(errc::invalid_argument, "source.box_positive",
                   "box dimension " + std::to_string(i) + " is " + std::to_string(d.box[i]) + "; every box dimension must be at least 1");
+  for (int i = 0; i < d.rank; ++i)
     if (d.stride[i] < 1)
       throw error(errc::invalid_argument, "source.stride_positive",
                   "stride of dimension " + std::to_string(i) + " is " + std::to_string(d.stride[i]) + " elements; strides must be at least 1");
-  }
   if (d.stride[d.rank - 1] != 1)
     throw error(errc::invalid_argument, "source.inner_contiguous",
                 "the innermost stride is " + std::to_string(d.stride[d.rank - 1]) + " elements; the innermost dimension must be contiguous (stride 1)");
@@ -287,7 +290,7 @@ std::string explain(const source_desc& d, const device_caps* caps) {
       if (v.path == p) o << "  - " << v.message << " [rule " << v.rule << "]\n";
     if (!device_why.empty()) o << "  - " << device_why << " [rule " << path_id_name(p) << ".device]\n";
     for (const auto& v : r.notes)
-      if (v.path == p && layout_ok) o << "  - " << v.message << "\n";
+      if (v.path == p && layout_ok && device_why.empty()) o << "  - " << v.message << "\n";
   }
   o << "automatic: " << path_id_name(select_path(mask, caps ? caps->compute_capability() : 0, caps && caps->hip)) << "\n";
   return o.str();

@@ -6,7 +6,7 @@
 //
 //   path        lowers to                                          completes through      needs
 //   tma         cp.async.bulk (1D), cp.async.bulk.tensor (2D-5D)   mbarrier transaction  sm_90
-//   cp_async    cp.async.{cg,ca}.shared.global, zero-fill operand  mbarrier arrive       sm_80
+//   cp_async    cp.async.{cg,ca}.shared.global, zero-fill operand  cp.async group + mbarrier  sm_80
 //   staged      vector ld.global + st.shared                       CTA barrier           any GPU
 //   automatic   the best of the above the target and source allow  (per target)          any GPU
 #pragma once
@@ -22,7 +22,7 @@ enum class path_id : int { tma = 0, cp_async = 1, staged = 2 };
 /// How the copies of a path signal that bytes have landed in shared memory.
 enum class completion {
   mbarrier_tx,      ///< the copy engine counts transaction bytes on the stage's mbarrier (PTX 9.7.13.15.x)
-  mbarrier_arrive,  ///< each thread's cp.async group arrives on the stage's mbarrier (cp.async.mbarrier.arrive)
+  mbarrier_arrive,  ///< each thread waits for its own cp.async group (cp.async.wait_group), then arrives on the stage's mbarrier
   cta_barrier,      ///< plain stores, then a CTA-wide barrier (bar.sync / s_barrier)
 };
 
@@ -82,7 +82,7 @@ template <class P> using resolve_t = typename resolve<P>::type;
 /// Printable name of a completion mechanism.
 constexpr const char* completion_name(completion c) {
   return c == completion::mbarrier_tx       ? "mbarrier transaction bytes"
-         : c == completion::mbarrier_arrive ? "mbarrier arrive (cp.async.mbarrier.arrive)"
+         : c == completion::mbarrier_arrive ? "cp.async groups, then mbarrier arrive"
                                             : "CTA barrier";
 }
 

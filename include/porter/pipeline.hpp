@@ -65,7 +65,10 @@ template <class Pipe> class producer_slot;
 template <class Pipe> class consumer_stage;
 
 namespace detail {
-template <int I, class... B> struct nth;
+template <int I, class... B> struct nth {
+  static_assert(I >= 0 && I < int(sizeof...(B)), "porter::buffer<I>: I must name one of the stage's buffers.");
+  using type = void;
+};
 template <class B0, class... B> struct nth<0, B0, B...> { using type = B0; };
 template <int I, class B0, class... B> struct nth<I, B0, B...> { using type = typename nth<I - 1, B...>::type; };
 }  // namespace detail

@@ -95,8 +95,8 @@ namespace detail {
 /// Validate `d`, and when `caps` has TMA and the layout allows it, encode the tensor map into
 /// `tensor_map_out` (128 bytes) through cuTensorMapEncodeTiled, reached with
 /// cudaGetDriverEntryPointByVersion (no link against libcuda). Returns the supported-path mask
-/// for that device (or for no device: staged only, plus layout-legal paths if `caps` is null and
-/// `layout_only` is set). Throws porter::error for invalid inputs or a failing driver encode.
+/// for that device (caps == nullptr, no device: staged only). Writes the TMA rows per copy of
+/// dimension 0 to `tma_split_rows`. Throws porter::error for invalid inputs or a failing encode.
 unsigned prepare_source(const source_desc& d, const device_caps* caps, void* tensor_map_out, int* tma_split_rows);
 }  // namespace detail
 

@@ -24,6 +24,7 @@ struct stage_ring {
   static_assert(Stages >= 1 && Stages <= 8, "porter::stage_ring: a pipeline has 1 to 8 stages.");
   static_assert(sizeof...(Boxes) >= 1, "porter::stage_ring: a stage holds at least one box.");
   static_assert((is_box<Boxes>::value && ...), "porter::stage_ring: every buffer type must be a porter::box<T, dims...>.");
+  static_assert(((Boxes::bytes > 0) && ...), "porter::stage_ring: every box must hold at least one byte.");  // completes each box: its own checks fire here
 
   /// Alignment of every buffer and of the ring, bytes.
   static constexpr std::size_t alignment = 128;

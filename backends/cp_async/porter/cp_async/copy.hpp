@@ -5,7 +5,8 @@
 // operand: every chunk is issued, with src-size 0..W, so there is no divergent branch around the
 // copy. Addresses aligned below 4 bytes cannot use cp.async; those copies move with the staged
 // lowering's plain loads (explain() says when a source guarantees less than 4 bytes).
-// Completion: the pipeline's commit issues cp.async.mbarrier.arrive on the stage's full barrier.
+// Completion: the pipeline's commit closes a cp.async group per stage; consumer_wait waits for this
+// thread's group (cp.async.wait_group) and then arrives on the stage's full mbarrier.
 // Source: PTX ISA 8.x 9.7.9.25.3 (cp.async), CUDA C++ Programming Guide "Asynchronous Data Copies".
 #pragma once
 #include <cstddef>
