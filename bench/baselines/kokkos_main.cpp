@@ -82,12 +82,13 @@ int main(int argc, char** argv) {
       pb::fill_uniform(x, (long long)n, 1, -1.f, 1.f, s);
       const float a = 1.5f, bb = -0.25f;
       const pb::stream_problem p{x, y, (long long)n, a, bb};
-      measure("stream", "kokkos-range", "pb_kokkos_stream", pb::kokkos::stream(p, s), s, b,
-              [&] { check(cudaMemsetAsync(y, 0xff, bytes, s), "poison"); },
-              [&] {
-                const long long bad = pb::count_stream_errors(x, y, (long long)n, a, bb, 1e-6f, s);
-                return pb::verdict{bad == 0, bad == 0 ? "all elements = a*x+b (rel. err <= 1e-6)" : std::to_string(bad) + " elements wrong or unwritten"};
-              });
+      auto poison = [&] { check(cudaMemsetAsync(y, 0xff, bytes, s), "poison"); };
+      auto verify = [&] {
+        const long long bad = pb::count_stream_errors(x, y, (long long)n, a, bb, 1e-6f, s);
+        return pb::verdict{bad == 0, bad == 0 ? "all elements = a*x+b (rel. err <= 1e-6)" : std::to_string(bad) + " elements wrong or unwritten"};
+      };
+      measure("stream", "kokkos-range", "pb_kokkos_stream", pb::kokkos::stream(p, s), s, b, poison, verify);
+      measure("stream", "kokkos-range-vec4", "pb_kokkos_stream_vec4", pb::kokkos::stream_vec4(p, s), s, b, poison, verify);
     }
     if (do_stencil) {
       const int h = 16384, w = 16384;
