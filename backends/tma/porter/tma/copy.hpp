@@ -47,12 +47,14 @@ struct tma {
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
       if (lo > 0) detail::fill_zero(d, std::size_t(lo) * sizeof(T), ctx);
       if (hi < B) detail::fill_zero(d + hi * sizeof(T), std::size_t(B - hi) * sizeof(T), ctx);
+      if (lo > 0 || hi < B) after_generic_stores();
       if (hi > lo) copy_bytes(d + lo * sizeof(T), src.ptr + (std::int64_t(at[0]) + lo), std::size_t(hi - lo) * sizeof(T), ctx);
     } else {
       // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary (the hardware
       // raises an illegal-instruction error otherwise); such boxes move with thread loads.
       if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0) {
         staged::copy_box<Box>(dst, src, at, ctx);
+        after_generic_stores();
         return;
       }
       if (ctx.thread != 0) return;
@@ -89,6 +91,7 @@ struct tma {
     const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(src), dd = reinterpret_cast<std::uintptr_t>(dst);
     if (((s ^ dd) & 15u) != 0) {  // cannot be 16-byte aligned on both sides at once
       staged::copy_bytes(dst, src, bytes, ctx);
+      after_generic_stores();
       return;
     }
     std::size_t head = (16u - (s & 15u)) & 15u;
@@ -107,7 +110,17 @@ struct tma {
     }
     if (head) staged::copy_bytes(d, sp, head, ctx);
     if (tail) staged::copy_bytes(d + head + body, sp + head + body, tail, ctx);
+    if (head || tail) after_generic_stores();
   }
+
+ private:
+  // Bytes this path stores with plain st.shared may be overwritten by a TMA copy in a later pass
+  // over the ring (async proxy). Each writing thread orders its generic stores before later
+  // async-proxy accesses (PTX ISA 9.7.13.4, fence.proxy.async; CUDA C++ Programming Guide, TMA:
+  // "proxy fence ... before the bulk copy"); the pipeline's barriers carry the order to the issuer.
+  static PORTER_DEVICE PORTER_FORCEINLINE void after_generic_stores() { ptx::fence_proxy_async_shared_cta(); }
+
+ public:
 #endif  // __CUDACC__
 };
 
