@@ -1,0 +1,225 @@
+// tests/device/kernels.cuh — the kernels of the device tests, each written once for every path.
+//
+// Every kernel reads its per-CTA work as int2 {first destination slot, trips}: CTA b runs `trips`
+// steps through one porter pipeline and its consumer writes the landed stage, as raw bytes, to
+// destination slot first + step. The CPU checks every slot byte for byte. A slot holds each stage
+// buffer whole, with its padding to 128 bytes (stage_ring::buffer_bytes): with `prefill` the
+// consumer stores the padding too, which must still hold the fill pattern (a copy wrote nothing
+// past its box); without, it stores the box only and the padding must stay poisoned.
+//
+// Two things make a copy that leaves bytes unwritten visible:
+//   * before the pipeline is built, the whole stage area is scribbled (0xEE), so no stage starts
+//     with bytes left over from an earlier kernel (which ran the same case on another path);
+//   * with `prefill`, the producer fills each acquired stage with a position-dependent pattern
+//     before issuing the copy (a generic-proxy write, so it fences with fence.proxy.async and a
+//     CTA barrier before a TMA copy may overwrite it). Byte-range copies must leave the pattern
+//     intact past their end; box copies must overwrite all of it.
+// Tiled sources are __grid_constant__ parameters and go by reference down to async_copy (TMA reads
+// the tensor map from parameter space).
+#pragma once
+#include <porter/porter.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace porter_test {
+
+/// Destination-slot bytes of the byte-range tests' stage buffer (and the largest count copied).
+inline constexpr int bytes_box_size = 2048;
+using bytes_box = porter::box<unsigned char, bytes_box_size>;
+
+namespace dev {
+
+__device__ __forceinline__ unsigned thread_rank() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+__device__ __forceinline__ unsigned cta_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+
+__device__ __forceinline__ unsigned char pattern(std::size_t j) {  // = stage_pattern() on the host
+  return static_cast<unsigned char>(0xC3u ^ (unsigned(j) * 29u));
+}
+
+/// Order this thread's shared-memory stores before later async-proxy (TMA) accesses:
+/// fence.proxy.async.shared::cta on sm_90 (porter's wrapper; a no-op on older targets).
+__device__ __forceinline__ void fence_to_async_proxy() {
+#if !PORTER_HIP
+  porter::ptx::fence_proxy_async_shared_cta();
+#endif
+}
+
+/// Write 0xEE over the stage area of a Pipe built over `smem` (before the pipeline exists).
+template <class Pipe>
+__device__ void scribble_stages(unsigned char* smem) {
+  using ring = typename Pipe::ring;
+  // The pipeline's aligned base (as porter computes it: the pointer plus padding, so it stays a shared pointer).
+  const std::size_t pad = (ring::alignment - (reinterpret_cast<std::uintptr_t>(smem) & (ring::alignment - 1))) & (ring::alignment - 1);
+  std::uint32_t* p = reinterpret_cast<std::uint32_t*>(smem + pad + ring::header_bytes);
+  constexpr std::size_t words = std::size_t(Pipe::stages) * ring::stage_bytes / 4;
+  for (std::size_t j = thread_rank(); j < words; j += cta_threads()) p[j] = 0xEEEEEEEEu;
+  fence_to_async_proxy();  // TMA may write these bytes next
+  __syncthreads();
+}
+
+/// Fill N bytes at shared `d` with pattern(j). Collective; no barrier (see publish_fill).
+template <std::size_t N>
+__device__ void fill_pattern(unsigned char* d) {
+  if constexpr (N % 4 == 0) {
+    std::uint32_t* w = reinterpret_cast<std::uint32_t*>(d);
+    for (std::size_t j = thread_rank(); j < N / 4; j += cta_threads())
+      w[j] = std::uint32_t(pattern(4 * j)) | std::uint32_t(pattern(4 * j + 1)) << 8 | std::uint32_t(pattern(4 * j + 2)) << 16 |
+             std::uint32_t(pattern(4 * j + 3)) << 24;
+  } else {
+    for (std::size_t j = thread_rank(); j < N; j += cta_threads()) d[j] = pattern(j);
+  }
+}
+/// Make the fill visible to every thread and to the async proxy before a copy overwrites it.
+__device__ __forceinline__ void publish_fill() {
+  fence_to_async_proxy();
+  __syncthreads();
+}
+
+/// Copy `n` bytes of a landed stage to global `dst`, 16 or 4 bytes at a time where N allows.
+template <std::size_t N>
+__device__ void store_bytes(unsigned char* dst, const unsigned char* src) {
+  if constexpr (N % 16 == 0) {
+    const uint4* s = reinterpret_cast<const uint4*>(src);
+    uint4* d = reinterpret_cast<uint4*>(dst);
+    for (std::size_t j = thread_rank(); j < N / 16; j += cta_threads()) d[j] = s[j];
+  } else if constexpr (N % 4 == 0) {
+    const std::uint32_t* s = reinterpret_cast<const std::uint32_t*>(src);
+    std::uint32_t* d = reinterpret_cast<std::uint32_t*>(dst);
+    for (std::size_t j = thread_rank(); j < N / 4; j += cta_threads()) d[j] = s[j];
+  } else {
+    for (std::size_t j = thread_rank(); j < N; j += cta_threads()) dst[j] = src[j];
+  }
+}
+
+}  // namespace dev
+
+/// Boxes of a tiled source through the low-level protocol (acquire/copy/commit, wait/release),
+/// the producer keeping up to `ahead` (1..S) steps in flight; stages prefilled when `prefill`.
+/// (One call site of async_copy: the kernel stays small.)
+template <class Path, int S, class Box>
+__global__ void box_kernel(const __grid_constant__ porter::tiled_source<Box> src, const porter::coord<Box::rank>* coords,
+                           const int2* work, unsigned char* out, int ahead, int prefill) {
+  extern __shared__ unsigned char smem[];
+  using Pipe = porter::pipeline<Path, S, Box>;
+  constexpr std::size_t slot_bytes = Pipe::ring::buffer_bytes[0];  // the box, padded to 128 bytes
+  dev::scribble_stages<Pipe>(smem);
+  Pipe pipe(smem);
+  const int first = work[blockIdx.x].x, trips = work[blockIdx.x].y;
+  int issued = 0;
+  for (int i = 0; i < trips; ++i) {
+    while (issued < trips && issued - i < ahead) {
+      auto slot = pipe.producer_acquire();
+      if (prefill) {
+        dev::fill_pattern<slot_bytes>(reinterpret_cast<unsigned char*>(porter::buffer<0>(slot).data()));
+        dev::publish_fill();
+      }
+      porter::async_copy(slot, src, coords[first + issued]);
+      pipe.producer_commit(slot);
+      ++issued;
+    }
+    auto ready = pipe.consumer_wait();
+    unsigned char* o = out + std::size_t(first + i) * slot_bytes;
+    if (prefill) dev::store_bytes<slot_bytes>(o, ready.bytes());
+    else dev::store_bytes<Box::bytes>(o, ready.bytes());
+    pipe.consumer_release(ready);
+  }
+}
+
+/// Boxes of a tiled source through the high-level porter::for_each_tile (its own prologue, steady
+/// state and drain). Destination slot k holds the box (its padding stays poisoned).
+template <class Path, int S, class Box>
+__global__ void for_each_tile_kernel(const __grid_constant__ porter::tiled_source<Box> src,
+                                     const porter::coord<Box::rank>* coords, const int2* work, unsigned char* out) {
+  extern __shared__ unsigned char smem[];
+  using Pipe = porter::pipeline<Path, S, Box>;
+  dev::scribble_stages<Pipe>(smem);
+  Pipe pipe(smem);
+  const int first = work[blockIdx.x].x, trips = work[blockIdx.x].y;
+  constexpr std::size_t slot_bytes = Pipe::ring::buffer_bytes[0];
+  porter::for_each_tile(
+      pipe, src, trips, [&](int i) { return coords[first + i]; },
+      [&](porter::tile_view<Box> tile, int i) {
+        dev::store_bytes<Box::bytes>(out + std::size_t(first + i) * slot_bytes, reinterpret_cast<const unsigned char*>(tile.data()));
+      });
+}
+
+/// Byte ranges: step i copies counts[first+i] bytes from base + offsets[first+i] into buffer 0.
+/// With `prefill` the consumer stores the whole buffer (the copy must not touch the pattern past
+/// its end); without, only the copied bytes (the rest of the slot must stay poisoned).
+template <class Path, int S>
+__global__ void bytes_copy_kernel(const unsigned char* base, const int* offsets, const int* counts, const int2* work,
+                             unsigned char* out, int ahead, int prefill) {
+  extern __shared__ unsigned char smem[];
+  using Pipe = porter::pipeline<Path, S, bytes_box>;
+  dev::scribble_stages<Pipe>(smem);
+  Pipe pipe(smem);
+  const int first = work[blockIdx.x].x, trips = work[blockIdx.x].y;
+  int issued = 0;
+  for (int i = 0; i < trips; ++i) {
+    while (issued < trips && issued - i < ahead) {
+      auto slot = pipe.producer_acquire();
+      if (prefill) {
+        dev::fill_pattern<bytes_box::bytes>(porter::buffer<0>(slot).data());
+        dev::publish_fill();
+      }
+      porter::async_copy(porter::buffer<0>(slot), base + offsets[first + issued], std::size_t(counts[first + issued]));
+      pipe.producer_commit(slot);
+      ++issued;
+    }
+    auto ready = pipe.consumer_wait();
+    unsigned char* o = out + std::size_t(first + i) * bytes_box::bytes;
+    if (prefill) {
+      dev::store_bytes<bytes_box::bytes>(o, ready.bytes());
+    } else {
+      const int n = counts[first + i];
+      for (int j = int(dev::thread_rank()); j < n; j += int(dev::cta_threads())) o[j] = ready.bytes()[j];
+    }
+    pipe.consumer_release(ready);
+  }
+}
+
+/// Two sources per stage (as a GEMM reads A and B). Slot k holds buffer 0 (A's box, padded), then
+/// buffer 1 (B's box, padded). Under path::automatic the two copies of one stage may take different lowerings (e.g.
+/// TMA for A, cp.async for B when B's pitch rules TMA out).
+template <class Path, int S, class A, class B>
+__global__ void pair_kernel(const __grid_constant__ porter::tiled_source<A> a, const __grid_constant__ porter::tiled_source<B> b,
+                            const porter::coord<A::rank>* ca, const porter::coord<B::rank>* cb, const int2* work,
+                            unsigned char* out, int ahead, int prefill) {
+  extern __shared__ unsigned char smem[];
+  using Pipe = porter::pipeline<Path, S, A, B>;
+  dev::scribble_stages<Pipe>(smem);
+  Pipe pipe(smem);
+  const int first = work[blockIdx.x].x, trips = work[blockIdx.x].y;
+  constexpr std::size_t a_bytes = Pipe::ring::buffer_bytes[0], b_bytes = Pipe::ring::buffer_bytes[1];
+  constexpr std::size_t slot_bytes = a_bytes + b_bytes;
+  int issued = 0;
+  for (int i = 0; i < trips; ++i) {
+    while (issued < trips && issued - i < ahead) {
+      auto slot = pipe.producer_acquire();
+      if (prefill) {
+        dev::fill_pattern<a_bytes>(reinterpret_cast<unsigned char*>(porter::buffer<0>(slot).data()));
+        dev::fill_pattern<b_bytes>(reinterpret_cast<unsigned char*>(porter::buffer<1>(slot).data()));
+        dev::publish_fill();
+      }
+      porter::async_copy(porter::buffer<0>(slot), a, ca[first + issued]);
+      porter::async_copy(porter::buffer<1>(slot), b, cb[first + issued]);
+      pipe.producer_commit(slot);
+      ++issued;
+    }
+    auto ready = pipe.consumer_wait();
+    unsigned char* o = out + std::size_t(first + i) * slot_bytes;
+    if (prefill) {
+      dev::store_bytes<a_bytes>(o, ready.template bytes<0>());
+      dev::store_bytes<b_bytes>(o + a_bytes, ready.template bytes<1>());
+    } else {
+      dev::store_bytes<A::bytes>(o, ready.template bytes<0>());
+      dev::store_bytes<B::bytes>(o + a_bytes, ready.template bytes<1>());
+    }
+    pipe.consumer_release(ready);
+  }
+}
+
+}  // namespace porter_test

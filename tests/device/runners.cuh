@@ -1,0 +1,178 @@
+// tests/device/runners.cuh — bind the test kernels, per <Path, Stages, Boxes...>, to the case loops
+// of harness.cpp. Kept thin on purpose: everything that does not depend on the template arguments
+// (data, layouts, references, comparisons, messages) is compiled once, by the host compiler.
+#pragma once
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "harness.hpp"
+#include "kernels.cuh"
+
+namespace porter_test {
+
+namespace detail {
+
+template <class K>
+int kernel_max_threads(K kernel) {
+  cudaFuncAttributes attr{};
+  if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
+    cudaGetLastError();
+    return 128;
+  }
+  return attr.maxThreadsPerBlock;
+}
+
+template <class Box>
+source_spec spec() {
+  source_spec s;
+  s.rank = Box::rank;
+  s.es = int(sizeof(typename Box::element_type));
+  for (int d = 0; d < Box::rank; ++d) s.box[d] = Box::dim(d);
+  s.bytes = Box::bytes;
+  return s;
+}
+
+template <class Box>
+porter::tiled_source<Box> build_source(const geometry& g, const void* ptr) {
+  std::int64_t ext[Box::rank];
+  std::int64_t str[Box::rank > 1 ? Box::rank - 1 : 1] = {};
+  for (int d = 0; d < Box::rank; ++d) ext[d] = g.extent[d];
+  for (int d = 0; d + 1 < Box::rank; ++d) str[d] = g.stride[d];
+  return porter::make_tiled_source<Box>(static_cast<const typename Box::element_type*>(ptr), ext, str, Box{});
+}
+
+/// The built sources of a tile_kernel (one per box), shared by its std::function members.
+template <class... Boxes>
+struct source_set {
+  std::tuple<porter::tiled_source<Boxes>...> src;
+  template <std::size_t... I>
+  void build(int i, const geometry& g, const void* ptr, std::index_sequence<I...>) {
+    ((int(I) == i ? (void)(std::get<I>(src) = build_source<Boxes>(g, ptr)) : (void)0), ...);
+  }
+  template <std::size_t... I>
+  unsigned supported(int i, std::index_sequence<I...>) const {
+    unsigned m = 0;
+    ((int(I) == i ? (void)(m = std::get<I>(src).supported) : (void)0), ...);
+    return m;
+  }
+  template <std::size_t... I>
+  std::string explain(int i, std::index_sequence<I...>) const {
+    std::string s;
+    ((int(I) == i ? (void)(s = porter::explain(std::get<I>(src))) : (void)0), ...);
+    return s;
+  }
+};
+
+template <class Path, int S, class... Boxes>
+tile_kernel common(std::shared_ptr<source_set<Boxes...>> set) {
+  tile_kernel k;
+  k.path_name = Path::name;
+  k.forced = !std::is_same_v<Path, porter::path::automatic>;
+  if constexpr (!std::is_same_v<Path, porter::path::automatic>) k.path = Path::id;
+  k.stages = S;
+  k.shared_bytes = porter::pipeline<Path, S, Boxes...>::shared_bytes;
+  k.sources = {spec<Boxes>()...};
+  using ring = typename porter::pipeline<Path, S, Boxes...>::ring;
+  for (std::size_t i = 0; i < k.sources.size(); ++i) k.sources[i].buffer_bytes = ring::buffer_bytes[i];
+  using seq = std::index_sequence_for<Boxes...>;
+  k.build = [set](int i, const geometry& g, const void* ptr) { set->build(i, g, ptr, seq{}); };
+  k.supported = [set](int i) { return set->supported(i, seq{}); };
+  k.explain = [set](int i) { return set->explain(i, seq{}); };
+  return k;
+}
+
+}  // namespace detail
+
+/// box_kernel<Path, S, Box>: the low-level protocol, one source.
+template <class Path, int S, class Box>
+tile_kernel box_kernel_under_test() {
+  auto set = std::make_shared<detail::source_set<Box>>();
+  tile_kernel k = detail::common<Path, S, Box>(set);
+  auto kernel = &box_kernel<Path, S, Box>;
+  k.max_threads = detail::kernel_max_threads(kernel);
+  k.schedule = "protocol";
+  const std::size_t smem = k.shared_bytes;
+  k.launch = [set, kernel, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out,
+                                 int ahead, int prefill) {
+    porter::launch<Path>(kernel, grid, block, smem, nullptr, std::get<0>(set->src),
+                         reinterpret_cast<const porter::coord<Box::rank>*>(at[0]), work, out, ahead, prefill);
+  };
+  return k;
+}
+
+/// for_each_tile_kernel<Path, S, Box>: the high-level schedule, one source.
+template <class Path, int S, class Box>
+tile_kernel for_each_tile_kernel_under_test() {
+  auto set = std::make_shared<detail::source_set<Box>>();
+  tile_kernel k = detail::common<Path, S, Box>(set);
+  auto kernel = &for_each_tile_kernel<Path, S, Box>;
+  k.max_threads = detail::kernel_max_threads(kernel);
+  k.schedule = "for_each_tile";
+  const std::size_t smem = k.shared_bytes;
+  k.launch = [set, kernel, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out,
+                                 int, int) {
+    porter::launch<Path>(kernel, grid, block, smem, nullptr, std::get<0>(set->src),
+                         reinterpret_cast<const porter::coord<Box::rank>*>(at[0]), work, out);
+  };
+  return k;
+}
+
+/// pair_kernel<Path, S, A, B>: two sources per stage.
+template <class Path, int S, class A, class B>
+tile_kernel pair_kernel_under_test() {
+  auto set = std::make_shared<detail::source_set<A, B>>();
+  tile_kernel k = detail::common<Path, S, A, B>(set);
+  auto kernel = &pair_kernel<Path, S, A, B>;
+  k.max_threads = detail::kernel_max_threads(kernel);
+  k.schedule = "protocol";
+  const std::size_t smem = k.shared_bytes;
+  k.launch = [set, kernel, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out,
+                                 int ahead, int prefill) {
+    porter::launch<Path>(kernel, grid, block, smem, nullptr, std::get<0>(set->src), std::get<1>(set->src),
+                         reinterpret_cast<const porter::coord<A::rank>*>(at[0]),
+                         reinterpret_cast<const porter::coord<B::rank>*>(at[1]), work, out, ahead, prefill);
+  };
+  return k;
+}
+
+/// bytes_kernel<Path, S>: byte ranges into a bytes_box stage.
+template <class Path, int S>
+bytes_kernel bytes_kernel_under_test() {
+  bytes_kernel k;
+  auto kernel = &bytes_copy_kernel<Path, S>;
+  k.path_name = Path::name;
+  k.stages = S;
+  k.shared_bytes = porter::pipeline<Path, S, bytes_box>::shared_bytes;
+  k.max_threads = detail::kernel_max_threads(kernel);
+  k.buffer_bytes = bytes_box::bytes;
+  const std::size_t smem = k.shared_bytes;
+  k.launch = [kernel, smem](dim3 grid, dim3 block, const unsigned char* base, const int* offs, const int* cnts, const int2* work,
+                            unsigned char* out, int ahead, int prefill) {
+    porter::launch<Path>(kernel, grid, block, smem, nullptr, base, offs, cnts, work, out, ahead, prefill);
+  };
+  return k;
+}
+
+/// Shorthands used by the tests.
+template <class Path, int S, class Box>
+void box_cases(test_tally& tt, const std::string& list, const case_options& opt) {
+  run_tile_cases(tt, list, opt, box_kernel_under_test<Path, S, Box>());
+}
+template <class Path, int S>
+void bytes_cases(test_tally& tt, const std::string& list, int ncases) {
+  run_bytes_cases(tt, list, ncases, bytes_kernel_under_test<Path, S>());
+}
+
+/// Type names for typed test suites: Suite/tma.test, Suite/cp_async.test, ...
+struct path_names {
+  template <class P>
+  static std::string GetName(int) {
+    return porter::path_name<P>;
+  }
+};
+using all_paths = ::testing::Types<porter::path::tma, porter::path::cp_async, porter::path::staged, porter::path::automatic>;
+
+}  // namespace porter_test

@@ -1,0 +1,169 @@
+// tests/device/test_debug.cu — PORTER_DEBUG=1 (built into porter_device_debug_tests only).
+//
+// DebugMatrix: correct use runs clean and bit-exact with every debug check compiled in.
+// DebugTrap:   misuse traps with porter's message naming the stage and phase. A trap kills the CUDA
+//              context, so each case runs in a child process (gtest death test, "threadsafe" style:
+//              the binary re-executes itself). The child sends its stdout (where device printf goes)
+//              to stderr, launches, synchronises and exits with 3 when the kernel failed, 0 when it
+//              ran to the end; the parent matches porter's message in the child's stderr.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "runners.cuh"
+
+#if !PORTER_DEBUG
+#  error "test_debug.cu must be built with PORTER_DEBUG=1"
+#endif
+
+namespace pt = porter_test;
+
+namespace {
+
+using f32_box = porter::box<float, 8, 32>;
+
+template <class P>
+class DebugMatrix : public ::testing::Test {};
+TYPED_TEST_SUITE(DebugMatrix, pt::all_paths, pt::path_names);
+
+TYPED_TEST(DebugMatrix, boxes) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  pt::test_tally tt;
+  pt::box_cases<TypeParam, 2, f32_box>(tt, "debug", {pt::cases(12, 2)});
+}
+TYPED_TEST(DebugMatrix, bytes) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  pt::test_tally tt;
+  pt::bytes_cases<TypeParam, 2>(tt, "debug", pt::cases(8, 2));
+}
+
+// ---- misuse ---------------------------------------------------------------------------------------
+
+enum misuse : int {
+  acquire_beyond_capacity = 1,  // a third acquire on a 2-stage pipeline with nothing released
+  use_before_init,              // pipeline(smem, defer_init) and no init()
+  wait_without_commit,          // consumer_wait with no committed stage
+  bytes_beyond_buffer,          // async_copy of 257 bytes into a 256-byte buffer
+  wait_timeout,                 // half the CTA skips consumer_wait: the others' bounded wait traps
+};
+
+using misuse_box = porter::box<unsigned char, 256>;
+template <class P>
+using misuse_pipe = porter::pipeline<P, 2, misuse_box>;
+
+template <class P>
+__global__ void misuse_kernel(const unsigned char* src, int what) {
+  extern __shared__ unsigned char smem[];
+  using Pipe = misuse_pipe<P>;
+  switch (what) {
+    case acquire_beyond_capacity: {
+      Pipe pipe(smem);
+      auto a = pipe.producer_acquire();
+      porter::async_copy(porter::buffer<0>(a), src, 64);
+      pipe.producer_commit(a);
+      auto b = pipe.producer_acquire();
+      porter::async_copy(porter::buffer<0>(b), src, 64);
+      pipe.producer_commit(b);
+      auto c = pipe.producer_acquire();  // traps: stage 0, phase 1
+      pipe.producer_commit(c);
+      break;
+    }
+    case use_before_init: {
+      // Shared memory is not cleared between kernels: make sure no earlier pipeline's init word is there.
+      for (unsigned j = pt::dev::thread_rank(); j < Pipe::shared_bytes; j += pt::dev::cta_threads()) smem[j] = 0;
+      __syncthreads();
+      Pipe pipe(smem, porter::defer_init);
+      auto a = pipe.producer_acquire();  // traps
+      pipe.producer_commit(a);
+      break;
+    }
+    case wait_without_commit: {
+      Pipe pipe(smem);
+      auto r = pipe.consumer_wait();  // traps: stage 0, phase 0
+      pipe.consumer_release(r);
+      break;
+    }
+    case bytes_beyond_buffer: {
+      Pipe pipe(smem);
+      auto a = pipe.producer_acquire();
+      porter::async_copy(porter::buffer<0>(a), src, misuse_box::bytes + 1);  // traps: stage 0, phase 0
+      pipe.producer_commit(a);
+      break;
+    }
+    case wait_timeout: {
+      Pipe pipe(smem);
+      auto a = pipe.producer_acquire();
+      porter::async_copy(porter::buffer<0>(a), src, 64);
+      pipe.producer_commit(a);
+      if (pt::dev::thread_rank() >= pt::dev::cta_threads() / 2) return;  // never arrive on the full barrier
+      auto r = pipe.consumer_wait();  // the bounded wait traps: stage 0, phase 0
+      pipe.consumer_release(r);
+      break;
+    }
+    default: break;
+  }
+}
+
+/// The child side: launch the misuse, synchronise, exit 3 if the kernel failed (0 if it did not).
+template <class P>
+[[noreturn]] void run_misuse(int what) {
+  std::fflush(stdout);
+  dup2(2, 1);  // device printf goes to stdout; the death test reads stderr
+  unsigned char* src = nullptr;
+  if (cudaMalloc(&src, 4096) != cudaSuccess) {
+    std::fprintf(stderr, "child: cudaMalloc failed\n");
+    std::_Exit(5);
+  }
+  cudaMemset(src, 0x11, 4096);
+  try {
+    porter::launch<P>(&misuse_kernel<P>, dim3(1), dim3(64), misuse_pipe<P>::shared_bytes, nullptr,
+                      static_cast<const unsigned char*>(src), what);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "child: porter::launch threw: %s\n", e.what());
+    std::fflush(stderr);
+    std::_Exit(4);
+  }
+  const cudaError_t e = cudaDeviceSynchronize();
+  std::fflush(stdout);
+  std::fprintf(stderr, "child: cudaDeviceSynchronize: %s\n", cudaGetErrorString(e));
+  std::fflush(stderr);
+  std::_Exit(e == cudaSuccess ? 0 : 3);
+}
+
+template <class P>
+class DebugTrap : public ::testing::Test {};
+TYPED_TEST_SUITE(DebugTrap, pt::all_paths, pt::path_names);
+
+TYPED_TEST(DebugTrap, acquire_beyond_capacity) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  EXPECT_EXIT(run_misuse<TypeParam>(acquire_beyond_capacity), ::testing::ExitedWithCode(3),
+              "porter: producer_acquire beyond capacity.*stage 0, phase 1");
+}
+TYPED_TEST(DebugTrap, barrier_used_before_initialisation) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  EXPECT_EXIT(run_misuse<TypeParam>(use_before_init), ::testing::ExitedWithCode(3),
+              "porter: pipeline used before initialisation");
+}
+TYPED_TEST(DebugTrap, wait_with_nothing_committed) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  EXPECT_EXIT(run_misuse<TypeParam>(wait_without_commit), ::testing::ExitedWithCode(3),
+              "porter: consumer_wait with no committed stage.*stage 0, phase 0");
+}
+TYPED_TEST(DebugTrap, byte_count_beyond_the_buffer) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  EXPECT_EXIT(run_misuse<TypeParam>(bytes_beyond_buffer), ::testing::ExitedWithCode(3),
+              "porter: async_copy: byte count exceeds the stage buffer.*stage 0, phase 0");
+}
+TYPED_TEST(DebugTrap, bounded_wait_times_out) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  // The pipeline's completion on this GPU (automatic resolves per compile target: mbarriers on sm_80+).
+  const porter::device_caps* caps = pt::gpu();
+  const bool mbarrier = std::is_same_v<TypeParam, porter::path::tma> || std::is_same_v<TypeParam, porter::path::cp_async> ||
+                        (std::is_same_v<TypeParam, porter::path::automatic> && caps->has_cp_async());
+  if (!mbarrier) GTEST_SKIP() << "this pipeline completes through CTA barriers here: there is no bounded mbarrier wait to time out";
+  EXPECT_EXIT(run_misuse<TypeParam>(wait_timeout), ::testing::ExitedWithCode(3),
+              "porter: consumer_wait: the stage never landed.*stage 0, phase 0");
+}
+
+}  // namespace
