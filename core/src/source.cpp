@@ -107,10 +107,21 @@ support_report validate_source(const source_desc& d) {
                "box dimension " + std::to_string(i) + " is " + std::to_string(d.box[i]) +
                    "; TMA allows 1..256 and only the outermost dimension can be split into several copies");
     }
-    // The outermost dimension may be split into equal parts of at most 256.
+    // The outermost dimension may be split into equal parts of at most 256 rows; every part lands
+    // on a 128-byte boundary (cp.async.bulk.tensor's shared-memory alignment), so a part's bytes
+    // must be a multiple of 128.
+    std::uint64_t slab = es;  // bytes per index of dimension 0
+    for (int i = 1; i < d.rank; ++i) slab *= std::uint64_t(d.box[i]);
     int split = d.box[0];
     if (split > 256) {
-      for (split = 256; d.box[0] % split != 0; --split) {
+      for (split = 256; split >= 1 && (d.box[0] % split != 0 || (std::uint64_t(split) * slab) % 128 != 0); --split) {
+      }
+      if (split < 1) {
+        refuse(r, path_id::tma, "tma.split_alignment",
+               "box dimension 0 is " + std::to_string(d.box[0]) + " rows of " + std::to_string(slab) +
+                   " B; TMA allows 256 rows per copy and each copy must land on a 128-byte boundary, but no split of " +
+                   std::to_string(d.box[0]) + " into equal parts of at most 256 rows is a multiple of 128 B");
+        split = d.box[0];
       }
     }
     r.tma_split_rows = split;

@@ -198,11 +198,14 @@ void fill_strides(geometry& g, const int* modes, std::mt19937_64& rng) {
 }  // namespace
 
 /// TMA box extent of dimension d as porter encodes it (dimension 0 split above 256 rows).
+/// (0 when no split is legal: every copy must land on a 128-byte boundary.)
 std::int64_t tma_box_dim(const geometry& g, int d) {
   if (d != 0 || g.rank < 2 || g.box[0] <= 256) return g.box[d];
-  int split = 256;
-  while (g.box[0] % split != 0) --split;
-  return split;
+  std::int64_t slab = g.es;
+  for (int i = 1; i < g.rank; ++i) slab *= g.box[i];
+  for (std::int64_t split = 256; split >= 1; --split)
+    if (g.box[0] % split == 0 && (split * slab) % 128 == 0) return split;
+  return 0;
 }
 
 geometry random_geometry(std::mt19937_64& rng, int rank, int es, const int* box) {
@@ -359,7 +362,7 @@ unsigned expected_paths(const geometry& g, std::uintptr_t addr, const porter::de
     for (int d = 0; d < R; ++d) tma = tma && std::uint64_t(g.extent[d]) <= (std::uint64_t(1) << 32);
     // The outermost box dimension may exceed 256: porter splits it into equal copies of its
     // largest divisor <= 256. Each tensor-map box must fit inside the tensor (TMA faults otherwise).
-    for (int d = 0; d < R; ++d) tma = tma && tma_box_dim(g, d) <= g.extent[d];
+    for (int d = 0; d < R; ++d) tma = tma && tma_box_dim(g, d) >= 1 && tma_box_dim(g, d) <= g.extent[d];
   }
   if (tma) mask |= porter::path_bit(porter::path_id::tma);
   // cp.async: 4-, 8- or 16-byte granules wherever a row can start.

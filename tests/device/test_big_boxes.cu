@@ -28,11 +28,13 @@ TYPED_TEST(BigBox, outer_300_split_inner_256) {
   pt::box_cases<TypeParam, 2, box_300x256>(tt, "big legal", legal);
   pt::box_cases<TypeParam, 2, box_300x256>(tt, "big", {pt::cases(6, 0)});
 }
-TYPED_TEST(BigBox, outer_257_split_into_single_rows) {
+// 257 rows of 16 B: TMA could only split into single rows, which would land on 16-byte (not
+// 128-byte) boundaries, so TMA must refuse (tma.split_alignment) and the other paths must copy it.
+TYPED_TEST(BigBox, outer_257_rows_of_16_bytes_refused_by_tma) {
   PORTER_DEVICE_TEST_REQUIRE(TypeParam);
   pt::test_tally tt;
-  pt::case_options legal{pt::cases(8, 1), tma_legal<box_257x8>(), "", true};
-  pt::box_cases<TypeParam, 2, box_257x8>(tt, "big legal", legal);
+  pt::case_options o{pt::cases(8, 1), tma_legal<box_257x8>(), "tma.split_alignment"};
+  pt::box_cases<TypeParam, 2, box_257x8>(tt, "big 257", o);
   pt::box_cases<TypeParam, 2, box_257x8>(tt, "big", {pt::cases(8, 0)});
 }
 TYPED_TEST(BigBox, inner_272_refused_by_tma) {

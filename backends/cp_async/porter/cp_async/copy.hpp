@@ -31,8 +31,8 @@ struct cp_async {
   template <class Box>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
-    // 16-byte chunks inline; narrower chunks and the plain-load fallback are out of line so that
-    // they do not raise the register count of the common case.
+    // One walker per chunk width, plus the plain-load fallback below 4 bytes; all inline (an
+    // out-of-line call costs more registers through the call ABI than the walkers do).
     const unsigned w = detail::box_chunk_bytes<Box>(src, at);
     if (w == 16) walk_box<Box, 16>(dst, src, at, ctx);
     else narrow_box<Box>(w, dst, src, at, ctx);
@@ -65,7 +65,7 @@ struct cp_async {
   }
 
   template <class Box>
-  static PORTER_DEVICE PORTER_NOINLINE void narrow_box(unsigned w, typename Box::element_type* dst, const tiled_source<Box>& src,
+  static PORTER_DEVICE void narrow_box(unsigned w, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                        const coord<Box::rank>& at, const detail::copy_context& ctx) {
     switch (w) {
       case 8: walk_box<Box, 8>(dst, src, at, ctx); break;
