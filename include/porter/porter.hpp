@@ -14,3 +14,4 @@
 #include "porter/async_copy.hpp"
 #include "porter/schedule.hpp"
 #include "porter/launch.hpp"
+#include "porter/planner.hpp"
