@@ -27,13 +27,6 @@ PORTER_DEVICE PORTER_FORCEINLINE void bulk_copy_g2s(void* dst, const void* src, 
 #endif
 }
 
-/// prefetch.tensormap [tmap];   (PTX 9.7.9.15, sm_90) — warm the descriptor cache.
-PORTER_DEVICE PORTER_FORCEINLINE void prefetch_tensormap(const void* tmap) {
-#if PORTER_ARCH_HAS_TMA
-  asm volatile("prefetch.tensormap [%0];" ::"l"(tmap) : "memory");
-#endif
-}
-
 #if PORTER_ARCH_HAS_TMA
 #  define PORTER_PTX_TENSOR_G2S(DIM, COORDS, ...)                                                          \
     asm volatile("cp.async.bulk.tensor." #DIM "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" \
@@ -44,27 +37,24 @@ PORTER_DEVICE PORTER_FORCEINLINE void prefetch_tensormap(const void* tmap) {
 #  define PORTER_PTX_TENSOR_G2S(DIM, COORDS, ...) trap_with("cp.async.bulk.tensor needs sm_90 or newer")
 #endif
 
-/// cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [dst], [tmap, {c0}], [bar];
-/// dst 128-byte aligned; tmap the generic address of a __grid_constant__ CUtensorMap; c0 innermost.
-PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_1d(void* dst, const void* tmap, std::uint64_t* bar, int c0) {
-  PORTER_PTX_TENSOR_G2S(1, "%3", "r"(c0));
-}
-/// As tensor_copy_g2s_1d, 2D: coordinates {c0 innermost, c1}.
+/// cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [dst], [tmap, {c0, c1}], [bar];
+/// dst 128-byte aligned; tmap the generic address of a __grid_constant__ CUtensorMap; coordinates
+/// innermost first; c0 x element bytes a multiple of 16. 1D boxes use bulk_copy_g2s instead.
 PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_2d(void* dst, const void* tmap, std::uint64_t* bar, int c0,
                                                          int c1) {
   PORTER_PTX_TENSOR_G2S(2, "%3, %4", "r"(c0), "r"(c1));
 }
-/// As tensor_copy_g2s_1d, 3D.
+/// As tensor_copy_g2s_2d, 3D.
 PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_3d(void* dst, const void* tmap, std::uint64_t* bar, int c0,
                                                          int c1, int c2) {
   PORTER_PTX_TENSOR_G2S(3, "%3, %4, %5", "r"(c0), "r"(c1), "r"(c2));
 }
-/// As tensor_copy_g2s_1d, 4D.
+/// As tensor_copy_g2s_2d, 4D.
 PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_4d(void* dst, const void* tmap, std::uint64_t* bar, int c0,
                                                          int c1, int c2, int c3) {
   PORTER_PTX_TENSOR_G2S(4, "%3, %4, %5, %6", "r"(c0), "r"(c1), "r"(c2), "r"(c3));
 }
-/// As tensor_copy_g2s_1d, 5D.
+/// As tensor_copy_g2s_2d, 5D.
 PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_5d(void* dst, const void* tmap, std::uint64_t* bar, int c0,
                                                          int c1, int c2, int c3, int c4) {
   PORTER_PTX_TENSOR_G2S(5, "%3, %4, %5, %6, %7", "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4));

@@ -60,17 +60,6 @@ PORTER_DEVICE PORTER_FORCEINLINE void mbarrier_expect_tx(std::uint64_t* bar, std
 #endif
 }
 
-/// cp.async.mbarrier.arrive.shared::cta.b64 [bar];   (PTX 9.7.9.25.3.4, sm_80)
-/// Without .noinc: the pending count is raised by one now and lowered when all prior cp.async of
-/// this thread complete, so the phase cannot complete before them; the thread still arrives itself.
-PORTER_DEVICE PORTER_FORCEINLINE void cp_async_mbarrier_arrive(std::uint64_t* bar) {
-#if PORTER_ARCH_HAS_CP_ASYNC
-  asm volatile("cp.async.mbarrier.arrive.shared::cta.b64 [%0];" ::"r"(smem_addr(bar)) : "memory");
-#else
-  trap_with("cp.async.mbarrier.arrive needs sm_80 or newer");
-#endif
-}
-
 /// One probe of phase completion with acquire semantics at CTA scope.
 /// sm_90: mbarrier.try_wait.parity.shared::cta.b64 (may suspend for a system-defined time);
 /// sm_80: mbarrier.test_wait.parity.shared::cta.b64 (returns at once).   (PTX 9.7.13.15.16)
