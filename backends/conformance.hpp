@@ -1,24 +1,37 @@
-// backends/conformance.hpp — compile-time check that a backend offers staged's operations with exactly staged's signatures.
+// backends/conformance.hpp — compile-time check that a lowering offers the whole operation set,
+// copy and completion alike, with exactly the reference signatures.
 //
-// Every lowering in porter::backend (tma, cp_async, staged, hip) offers the same operations with the
-// same signatures, so the neutral API (porter/async_copy.hpp) can call any of them. This header turns
-// that rule into a compile error instead of a convention (STYLE.md, "Mirrored backends"):
+// Every lowering (tma, cp_async, staged; the staged lowering's NVIDIA and AMD flavours) offers the
+// same operations, so the neutral API (porter::pipeline, porter::async_copy) can drive any of them
+// through the registry. This header turns that rule into a compile error instead of a convention
+// (STYLE.md, "Mirrored backends"):
 //
 //   static_assert(porter::backend::check_conformance<porter::backend::tma>());
 //
-// A backend B conforms when it
-//   * is an empty, trivially default-constructible struct (the neutral API passes `B{}` by value);
-//   * names a concrete path tag: `using path = porter::path::tma` (cp_async, staged; not automatic);
-//   * has `template <class Box> static void copy_box(typename Box::element_type* dst,
-//       const tiled_source<Box>& src, const coord<Box::rank>& at, const detail::copy_context& ctx)`,
-//     the same type as staged's for boxes of every rank (1..5) and element size (1..16 B) below;
-//   * has `static void copy_bytes(void* dst, const void* src, std::size_t bytes,
-//       const detail::copy_context& ctx)`, the same type as staged's.
-// Staged itself is also held to these spelled-out signatures, so the reference cannot drift either.
-// A mismatch (say `void*` where staged has `const void*`, a missing `static`, an added `noexcept`)
-// fails with a sentence naming the operation; the compiler's instantiation note names the backend.
+// A lowering L conforms when it
+//   * is an empty, trivially default-constructible struct;
+//   * names a concrete path tag: `using path = porter::path::tma` (a type with `static constexpr
+//     path_id id`, `name`, `completion`, `min_compute_capability`, `nvidia_only`);
+//   * has the copies, for boxes of every rank (1..5) and element size (1..16 B):
+//       template <class Box> static void copy_box(typename Box::element_type* dst,
+//           const tiled_source<Box>& src, const coord<Box::rank>& at, const detail::copy_context& ctx)
+//       static void copy_bytes(void* dst, const void* src, std::size_t bytes, const detail::copy_context& ctx)
+//   * has `template <class Ring> protocol` (for rings of 1..8 stages and one or two buffers), a
+//     class whose per-thread object the pipeline holds, with
+//       void init(unsigned char* header, unsigned thread, unsigned nthreads)
+//       void acquire(unsigned stage, unsigned pass)
+//       template <int I, class Box> void copy_box(unsigned stage, typename Box::element_type* dst,
+//           const tiled_source<Box>& src, const coord<Box::rank>& at)
+//       template <int I> void copy_bytes(unsigned stage, void* dst, const void* src, std::size_t bytes)
+//       void commit(unsigned stage, unsigned pass)
+//       void wait(unsigned stage, unsigned pass, unsigned pending_after)
+//       void release(unsigned stage, unsigned pass)
+//       static constexpr int stages (== Ring::stages)
+// A mismatch (say `void*` where the reference has `const void*`, a missing `static`, an added
+// `noexcept`, a protocol without `release`) fails with a sentence naming the operation; the
+// compiler's instantiation note names the lowering.
 //
-// Device compilers only (nvcc, hipcc): backend operations exist only where __device__ is understood.
+// Device compilers only (nvcc, hipcc): lowering operations exist only where __device__ is understood.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -28,68 +41,124 @@
 #include "porter/detail/copy_context.hpp"
 #include "porter/path.hpp"
 #include "porter/source.hpp"
-#include "porter/staged/copy.hpp"
+#include "porter/stage_ring.hpp"
 
 namespace porter::backend {
 namespace conformance_detail {
 
-/// B::path, or void when B has none.
-template <class B, class = void> struct path_of { using type = void; };
-template <class B> struct path_of<B, std::void_t<typename B::path>> { using type = typename B::path; };
+/// L::path, or void when L has none.
+template <class L, class = void> struct path_of { using type = void; };
+template <class L> struct path_of<L, std::void_t<typename L::path>> { using type = typename L::path; };
 
-/// The type of &B::copy_box<Box>, or void when there is no such (unambiguous) member.
-template <class B, class Box, class = void> struct copy_box_of { using type = void; };
-template <class B, class Box>
-struct copy_box_of<B, Box, std::void_t<decltype(&B::template copy_box<Box>)>> {
-  using type = decltype(&B::template copy_box<Box>);
+/// The type of &L::copy_box<Box>, or void when there is no such (unambiguous) member.
+template <class L, class Box, class = void> struct copy_box_of { using type = void; };
+template <class L, class Box>
+struct copy_box_of<L, Box, std::void_t<decltype(&L::template copy_box<Box>)>> {
+  using type = decltype(&L::template copy_box<Box>);
 };
 
-/// The type of &B::copy_bytes, or void when there is no such (unambiguous) member.
-template <class B, class = void> struct copy_bytes_of { using type = void; };
-template <class B> struct copy_bytes_of<B, std::void_t<decltype(&B::copy_bytes)>> {
-  using type = decltype(&B::copy_bytes);
-};
+/// The type of &L::copy_bytes, or void when there is no such (unambiguous) member.
+template <class L, class = void> struct copy_bytes_of { using type = void; };
+template <class L> struct copy_bytes_of<L, std::void_t<decltype(&L::copy_bytes)>> { using type = decltype(&L::copy_bytes); };
 
-/// The signatures every backend has (DESIGN.md, "Architecture").
+/// The reference signatures (DESIGN.md, "Architecture").
 template <class Box>
 using copy_box_signature = void (*)(typename Box::element_type*, const tiled_source<Box>&, const coord<Box::rank>&,
                                     const porter::detail::copy_context&);
 using copy_bytes_signature = void (*)(void*, const void*, std::size_t, const porter::detail::copy_context&);
 
-template <class B, class Box>
-inline constexpr bool copy_box_matches =
-    std::is_same_v<typename copy_box_of<B, Box>::type, typename copy_box_of<staged, Box>::type> &&
-    std::is_same_v<typename copy_box_of<staged, Box>::type, copy_box_signature<Box>>;
+template <class L, class Box>
+inline constexpr bool copy_box_matches = std::is_same_v<typename copy_box_of<L, Box>::type, copy_box_signature<Box>>;
 
 /// Boxes of every rank and element size the API allows: the signatures must agree for all of them.
-template <class B>
+template <class L>
 inline constexpr bool copy_box_matches_all =
-    copy_box_matches<B, box<float, 256>> && copy_box_matches<B, box<float, 32, 64>> &&
-    copy_box_matches<B, box<unsigned char, 4, 16, 32>> && copy_box_matches<B, box<std::uint16_t, 2, 3, 8, 16>> &&
-    copy_box_matches<B, box<double, 2, 2, 2, 2, 2>> && copy_box_matches<B, box<porter::detail::vec_t<16>, 8, 8>>;
+    copy_box_matches<L, box<float, 256>> && copy_box_matches<L, box<float, 32, 64>> &&
+    copy_box_matches<L, box<unsigned char, 4, 16, 32>> && copy_box_matches<L, box<std::uint16_t, 2, 3, 8, 16>> &&
+    copy_box_matches<L, box<double, 2, 2, 2, 2, 2>> && copy_box_matches<L, box<porter::detail::vec_t<16>, 8, 8>>;
+
+// ---- the protocol --------------------------------------------------------------------------------------
+template <class L, class Ring, class = void> struct protocol_of { using type = void; };
+template <class L, class Ring>
+struct protocol_of<L, Ring, std::void_t<typename L::template protocol<Ring>>> { using type = typename L::template protocol<Ring>; };
+
+template <class P> using member_init = void (P::*)(unsigned char*, unsigned, unsigned);
+template <class P> using member_step = void (P::*)(unsigned, unsigned);
+template <class P> using member_wait = void (P::*)(unsigned, unsigned, unsigned);
+template <class P, class Box>
+using member_copy_box = void (P::*)(unsigned, typename Box::element_type*, const tiled_source<Box>&, const coord<Box::rank>&);
+template <class P> using member_copy_bytes = void (P::*)(unsigned, void*, const void*, std::size_t);
+
+template <class P, class = void> struct init_of { using type = void; };
+template <class P> struct init_of<P, std::void_t<decltype(&P::init)>> { using type = decltype(&P::init); };
+template <class P, class = void> struct acquire_of { using type = void; };
+template <class P> struct acquire_of<P, std::void_t<decltype(&P::acquire)>> { using type = decltype(&P::acquire); };
+template <class P, class = void> struct commit_of { using type = void; };
+template <class P> struct commit_of<P, std::void_t<decltype(&P::commit)>> { using type = decltype(&P::commit); };
+template <class P, class = void> struct wait_of { using type = void; };
+template <class P> struct wait_of<P, std::void_t<decltype(&P::wait)>> { using type = decltype(&P::wait); };
+template <class P, class = void> struct release_of { using type = void; };
+template <class P> struct release_of<P, std::void_t<decltype(&P::release)>> { using type = decltype(&P::release); };
+template <class P, class Box, class = void> struct pcopy_box_of { using type = void; };
+template <class P, class Box>
+struct pcopy_box_of<P, Box, std::void_t<decltype(&P::template copy_box<0, Box>)>> { using type = decltype(&P::template copy_box<0, Box>); };
+template <class P, class = void> struct pcopy_bytes_of { using type = void; };
+template <class P> struct pcopy_bytes_of<P, std::void_t<decltype(&P::template copy_bytes<0>)>> {
+  using type = decltype(&P::template copy_bytes<0>);
+};
+template <class P, class = void> struct stages_of { static constexpr int value = -1; };
+template <class P> struct stages_of<P, std::void_t<decltype(P::stages)>> { static constexpr int value = P::stages; };
+
+/// One ring's protocol has every operation with its reference signature.
+template <class L, class Ring>
+constexpr bool protocol_matches() {
+  using P = typename protocol_of<L, Ring>::type;
+  if constexpr (std::is_void_v<P>) {
+    return false;
+  } else {
+    using B = typename Ring::template box_type<0>;
+    return std::is_class_v<P> && std::is_same_v<typename init_of<P>::type, member_init<P>> &&
+           std::is_same_v<typename acquire_of<P>::type, member_step<P>> && std::is_same_v<typename commit_of<P>::type, member_step<P>> &&
+           std::is_same_v<typename release_of<P>::type, member_step<P>> && std::is_same_v<typename wait_of<P>::type, member_wait<P>> &&
+           std::is_same_v<typename pcopy_box_of<P, B>::type, member_copy_box<P, B>> &&
+           std::is_same_v<typename pcopy_bytes_of<P>::type, member_copy_bytes<P>> && stages_of<P>::value == Ring::stages;
+  }
+}
+
+/// Rings of 1, 2 and 8 stages, of one box and of two boxes of different shapes.
+template <class L>
+constexpr bool protocol_matches_all() {
+  return protocol_matches<L, stage_ring<1, box<float, 256>>>() && protocol_matches<L, stage_ring<2, box<float, 32, 64>>>() &&
+         protocol_matches<L, stage_ring<8, box<unsigned char, 4, 16, 32>, box<double, 2, 2, 2, 2, 2>>>() &&
+         protocol_matches<L, stage_ring<3, box<porter::detail::vec_t<16>, 8, 8>, box<float, 8, 128>>>();
+}
 
 }  // namespace conformance_detail
 
-/// True when backend B conforms (see the file comment); otherwise compilation fails with a sentence.
-/// Use as `static_assert(porter::backend::check_conformance<B>());`.
-template <class B>
+/// True when lowering L conforms (see the file comment); otherwise compilation fails with a sentence.
+/// Use as `static_assert(porter::backend::check_conformance<L>());`.
+template <class L>
 constexpr bool check_conformance() {
   namespace cd = conformance_detail;
-  using P = typename cd::path_of<B>::type;
-  static_assert(std::is_class_v<B> && std::is_empty_v<B> && std::is_trivially_default_constructible_v<B>,
-                "porter backend conformance: a backend is an empty, trivially constructible struct (the neutral API "
-                "passes it by value as B{}).");
-  static_assert(is_path<P>::value && !std::is_same_v<P, porter::path::automatic>,
-                "porter backend conformance: a backend names its concrete path tag: using path = porter::path::tma, "
+  using P = typename cd::path_of<L>::type;
+  static_assert(std::is_class_v<L> && std::is_empty_v<L> && std::is_trivially_default_constructible_v<L>,
+                "porter lowering conformance: a lowering is an empty, trivially constructible struct.");
+  static_assert(is_concrete_path<P>::value,
+                "porter lowering conformance: a lowering names its concrete path tag: using path = porter::path::tma, "
                 "porter::path::cp_async or porter::path::staged.");
-  static_assert(cd::copy_box_matches_all<B>,
-                "porter backend conformance: copy_box must be: template <class Box> static void copy_box(typename "
+  static_assert(cd::copy_box_matches_all<L>,
+                "porter lowering conformance: copy_box must be: template <class Box> static void copy_box(typename "
                 "Box::element_type* dst, const tiled_source<Box>& src, const coord<Box::rank>& at, const "
-                "detail::copy_context& ctx), exactly as in porter::backend::staged.");
-  static_assert(std::is_same_v<typename cd::copy_bytes_of<B>::type, typename cd::copy_bytes_of<staged>::type> &&
-                    std::is_same_v<typename cd::copy_bytes_of<staged>::type, cd::copy_bytes_signature>,
-                "porter backend conformance: copy_bytes must be: static void copy_bytes(void* dst, const void* src, "
-                "std::size_t bytes, const detail::copy_context& ctx), exactly as in porter::backend::staged.");
+                "detail::copy_context& ctx).");
+  static_assert(std::is_same_v<typename cd::copy_bytes_of<L>::type, cd::copy_bytes_signature>,
+                "porter lowering conformance: copy_bytes must be: static void copy_bytes(void* dst, const void* src, "
+                "std::size_t bytes, const detail::copy_context& ctx).");
+  static_assert(cd::protocol_matches_all<L>(),
+                "porter lowering conformance: template <class Ring> protocol must have init(unsigned char*, unsigned, "
+                "unsigned), acquire/commit/release(unsigned stage, unsigned pass), wait(unsigned stage, unsigned pass, "
+                "unsigned pending_after), template <int I, class Box> copy_box(unsigned stage, element*, const "
+                "tiled_source<Box>&, const coord<rank>&), template <int I> copy_bytes(unsigned stage, void*, const void*, "
+                "std::size_t) and static constexpr int stages.");
   return true;
 }
 

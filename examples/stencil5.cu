@@ -3,8 +3,9 @@
 // A 5-point Jacobi step on an H x W fp32 grid (zero outside the grid): each CTA walks output tiles
 // of 16 x 64, reading each tile with its halo (18 x 72, starting one row up and four columns left, so
 // the box row stays 16-byte aligned) through a porter pipeline. The kernel is written once and run
-// with path::tma, path::cp_async, path::staged and path::automatic; every result must be bit-identical
-// to the CPU reference computed in the same float order.
+// with path::tma, path::cp_async, path::staged and path::automatic (chosen on the host for the launch:
+// porter::launch gets the kernel template as a porter::kernel_family); every result must be
+// bit-identical to the CPU reference computed in the same float order.
 //
 // Note what the kernel does NOT contain: no __CUDA_ARCH__, no inline PTX, no vendor #if.
 #include <porter/porter.hpp>
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -45,10 +47,14 @@ __global__ void jacobi5(const __grid_constant__ porter::tiled_source<halo_box> g
 template <class Path>
 bool run(const char* label, const float* d_in, float* d_out, int h, int w, const std::vector<float>& ref) {
   auto src = porter::make_tiled_source<halo_box>(d_in, {h, w}, halo_box{});
-  const std::size_t smem = porter::pipeline<Path, 3, halo_box>::shared_bytes;
+  const std::size_t smem = porter::stage_ring<3, halo_box>::bytes;  // the pipeline's shared_bytes, the same on every path
   cudaMemset(d_out, 0xff, sizeof(float) * std::size_t(h) * w);  // poison (NaN)
   try {
-    porter::launch<Path>(jacobi5<Path>, dim3(264), dim3(256), smem, nullptr, src, d_out, h, w);
+    // One call for every path: the family holds the kernel's instantiations, and the launch runs
+    // the forced one, or the one `automatic` chooses for this device and source.
+    const porter::path_choice c = porter::launch<Path>(porter::kernel_family{[](auto p) { return &jacobi5<decltype(p)>; }},
+                                                       dim3(264), dim3(256), smem, nullptr, src, d_out, h, w);
+    if (std::is_same_v<Path, porter::path::automatic>) std::printf("%-10s ran as %s: %s\n", label, porter::path_id_name(c.path), c.reason.c_str());
   } catch (const porter::error& e) {
     std::printf("%-10s refused: %s\n", label, e.what());
     return true;

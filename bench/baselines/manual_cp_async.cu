@@ -9,7 +9,7 @@
 // The compute on the landed tile is the porter kernels' (bench/kernels/compute.cuh), so a comparison
 // measures only the data movement and its synchronisation.
 #include <cuda_pipeline_primitives.h>
-#include <porter/path.hpp>
+#include <porter/cp_async/path.hpp>
 
 #include <stdexcept>
 #include <string>

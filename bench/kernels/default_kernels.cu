@@ -9,14 +9,20 @@ struct add_defaults {
   registry& r;
   template <class Path>
   void operator()() const {
-    add_stream<Path, default_stages_stream>(r);
-    add_stencil<Path, default_stages_stencil, 1>(r);
-    add_stencil<Path, default_stages_stencil, 2>(r);
-    add_sgemm<Path, default_stages_sgemm>(r);
+    registry& reg = r;
+    for_each_schedule([&reg](sched_mode m) {
+      add_stream<Path, default_stages_stream>(reg, m);
+      add_stencil<Path, default_stages_stencil, 1>(reg, m);
+      add_stencil<Path, default_stages_stencil, 2>(reg, m);
+      add_sgemm<Path, default_stages_sgemm>(reg, m);
+    });
   }
 };
 }  // namespace
 
-void register_default_kernels(registry& r) { for_each_path(add_defaults{r}); }
+void register_default_kernels(registry& r) {
+  for_each_path(add_defaults{r});
+  add_automatic<default_stages_stream, default_stages_stencil, default_stages_sgemm>(r);
+}
 
 }  // namespace pb

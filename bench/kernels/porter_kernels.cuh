@@ -2,7 +2,9 @@
 //
 // Each kernel is a template over the data path (porter::path::tma, cp_async, staged) and the stage
 // count; porter-bench instantiates it per path and, for the stage sweep, per stage count.
-// Persistent grids: the host launches SMs x occupancy CTAs; CTA b takes tiles b, b + gridDim.x, ...
+// Grid schedules come from the host as a porter::tile_schedule: one tile per CTA (the grid as large
+// as the problem, as cub::DeviceTransform runs) or persistent (SMs x occupancy CTAs, CTA b taking
+// tiles b, b + gridDim.x, ...); the same kernel runs both.
 // What is NOT here: __CUDA_ARCH__, inline PTX, vendor #if (DESIGN.md, invariant 7).
 #pragma once
 #include <porter/porter.hpp>
@@ -12,46 +14,47 @@
 
 namespace pb {
 
-/// stream: y = a * x + b over n floats. x is read in 1D boxes of 4096 floats (16 KiB per stage).
+/// stream: y = a * x + b over n floats. x is read in 1D boxes of 4096 floats (16 KiB per stage);
+/// tile t is elements [t * 4096, t * 4096 + 4096).
 template <class Path, int Stages>
 __global__ void __launch_bounds__(stream_shape::threads)
     pb_stream(const __grid_constant__ porter::tiled_source<stream_shape::box> x, float* __restrict__ y, long long n,
-              float a, float b) {
+              float a, float b, porter::tile_schedule sched) {
   using namespace stream_shape;
   extern __shared__ unsigned char smem[];
   porter::pipeline<Path, Stages, box> pipe(smem);
-  const long long tiles = (n + tile - 1) / tile;
-  auto first = [&](int i) { return (static_cast<long long>(blockIdx.x) + static_cast<long long>(i) * gridDim.x) * tile; };
   porter::for_each_tile(
-      pipe, x, tiles_of_this_cta(tiles), [&](int i) { return porter::coord<1>{int(first(i))}; },
-      [&](porter::tile_view<box> t, int i) { stream_consume(t.data(), y, first(i), n, a, b); });
+      pipe, x, sched, [&](long long t) { return porter::coord<1>{int(t * tile)}; },
+      [&](porter::tile_view<box> v, long long t) { stream_consume(v.data(), y, t * tile, n, a, b); });
 }
 
 /// stencil2d: one Jacobi step of the radius-R star stencil on an h x w grid (zero outside).
 /// Tiles of 32 x 128 outputs, each read with its halo as one box<R> ((32 + 2R) x 136 floats).
+/// Tile t of the grid (row-major over tiles_x tiles per row) is the 32 x 128 block at this origin.
+template <int R>
+__device__ __forceinline__ porter::coord<2> stencil_origin(long long t, int tiles_x) {
+  using namespace stencil_shape;
+  return porter::coord<2>{int(t / tiles_x) * tile_h, int(t % tiles_x) * tile_w};
+}
+
 template <class Path, int Stages, int R>
 __global__ void __launch_bounds__(stencil_shape::threads)
     pb_stencil(const __grid_constant__ porter::tiled_source<stencil_shape::box<R>> in, float* __restrict__ out, int h,
-               int w) {
+               int w, porter::tile_schedule sched) {
   using namespace stencil_shape;
   using B = box<R>;
   extern __shared__ unsigned char smem[];
   porter::pipeline<Path, Stages, B> pipe(smem);
   const int tiles_x = (w + tile_w - 1) / tile_w;
-  const long long tiles = static_cast<long long>(tiles_x) * ((h + tile_h - 1) / tile_h);
-  auto origin = [&](int i) {
-    const int t = int(blockIdx.x) + i * int(gridDim.x);
-    return porter::coord<2>{(t / tiles_x) * tile_h, (t % tiles_x) * tile_w};
-  };
   porter::for_each_tile(
-      pipe, in, tiles_of_this_cta(tiles),
-      [&](int i) {
-        const auto o = origin(i);
+      pipe, in, sched,
+      [&](long long t) {
+        const auto o = stencil_origin<R>(t, tiles_x);
         return porter::coord<2>{o[0] - R, o[1] - pad_w};
       },
-      [&](porter::tile_view<B> t, int i) {
-        const auto o = origin(i);
-        stencil_consume<R>(t.data(), out, o[0], o[1], h, w);
+      [&](porter::tile_view<B> v, long long t) {
+        const auto o = stencil_origin<R>(t, tiles_x);
+        stencil_consume<R>(v.data(), out, o[0], o[1], h, w);
       });
 }
 
@@ -67,30 +70,34 @@ template <class Path, int Stages>
 __global__ void __launch_bounds__(sgemm_shape::threads, 2)
     pb_sgemm(const __grid_constant__ porter::tiled_source<sgemm_shape::a_box> at,
              const __grid_constant__ porter::tiled_source<sgemm_shape::b_box> bsrc, float* __restrict__ c, int m, int n,
-             int k) {
+             int k, porter::tile_schedule sched) {
   using namespace sgemm_shape;
   extern __shared__ unsigned char smem[];
   porter::pipeline<Path, Stages, a_box, b_box> pipe(smem);
   const int tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
-  const long long tiles = static_cast<long long>((m + bm - 1) / bm) * tiles_n;
-  const int steps = tiles_of_this_cta(tiles) * ktiles;
+  const int steps = sched.count() * ktiles;
   const sgemm_thread th;
   float acc[8][8];
+  // One step = the At and B boxes of one K-tile. Step i is consumed at iteration i; the step
+  // Stages-1 ahead is issued right after step i has landed (into the stage released at the end of
+  // iteration i-1), so the wait's CTA barrier (cp_async, staged) also covers the stage's reuse.
+  constexpr int ahead = Stages > 1 ? Stages - 1 : 1;
   int issued = 0;
+  auto issue = [&] {
+    auto slot = pipe.producer_acquire();
+    const int tl = issued / ktiles, kt = issued - tl * ktiles;
+    const int t = int(sched.tile(tl));
+    const int tm = t / tiles_n, tn = t - tm * tiles_n;
+    porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{kt * bk, tm * bm});
+    porter::async_copy(porter::buffer<1>(slot), bsrc, porter::coord<2>{kt * bk, tn * bn});
+    pipe.producer_commit(slot);
+    ++issued;
+  };
   for (int i = 0; i < steps; ++i) {
-    // Keep Stages steps in flight: the first pass fills the ring, later passes refill the stage
-    // released at the end of the previous step.
-    while (issued < steps && issued < i + Stages) {
-      auto slot = pipe.producer_acquire();
-      const int tl = issued / ktiles, kt = issued - tl * ktiles;
-      const int t = int(blockIdx.x) + tl * int(gridDim.x);
-      const int tm = t / tiles_n, tn = t - tm * tiles_n;
-      porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{kt * bk, tm * bm});
-      porter::async_copy(porter::buffer<1>(slot), bsrc, porter::coord<2>{kt * bk, tn * bn});
-      pipe.producer_commit(slot);
-      ++issued;
-    }
+    // Iteration 0 fills the ring (Stages-1 steps; Stages = 1: the step itself).
+    while (issued < steps && issued < i + (i == 0 || Stages == 1 ? ahead : 0)) issue();
     auto ready = pipe.consumer_wait();
+    if (Stages > 1 && issued < steps) issue();
     const int tl = i / ktiles, kt = i - tl * ktiles;
     if (kt == 0) {
 #pragma unroll
@@ -100,7 +107,7 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
     }
     sgemm_mma(acc, ready.template tile<0>().data(), ready.template tile<1>().data(), th);
     if (kt == ktiles - 1) {
-      const int t = int(blockIdx.x) + tl * int(gridDim.x);
+      const int t = int(sched.tile(tl));
       const int tm = t / tiles_n, tn = t - tm * tiles_n;
       sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
     }

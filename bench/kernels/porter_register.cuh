@@ -2,17 +2,44 @@
 #pragma once
 #include <porter/porter.hpp>
 
+#include <string>
+#include <tuple>
 #include <utility>
 
 #include "../src/variants.hpp"
+#include <porter/planner.hpp>
 #include "porter_kernels.cuh"
 
 namespace pb {
 
+/// How a porter variant schedules its grid: porter::plan_schedule's choice ("porter" rows), or a
+/// schedule forced for the sweep that checks the planner ("porter-persistent", "porter-per-tile").
+enum class sched_mode { planned, persistent, per_tile };
+
+inline const char* impl_of(sched_mode m) {
+  return m == sched_mode::planned ? "porter" : m == sched_mode::persistent ? "porter-persistent" : "porter-per-tile";
+}
+
+/// The schedule of a launch over `tiles` tiles: `resident` is SMs x CTAs per SM (the persistent grid).
+inline porter::tile_schedule schedule_for(sched_mode m, long long tiles, int resident, std::size_t stage_bytes, int stages,
+                                          int steps_per_tile) {
+  if (m == sched_mode::persistent) return porter::persistent_schedule(tiles, resident);
+  if (m == sched_mode::per_tile) return porter::blocked_schedule(tiles, 1);
+  const porter::device_caps caps = porter::require_device();
+  porter::schedule_request q;
+  q.tiles = tiles;
+  q.tile_bytes = stage_bytes;
+  q.stages = stages;
+  q.ctas_per_sm = resident / (caps.sm_count > 0 ? caps.sm_count : 1);
+  q.steps_per_tile = steps_per_tile;
+  q.latency_ns = planner_latency_ns();
+  return porter::plan_schedule(caps, q).schedule;
+}
+
 template <class Path, class Pipe>
-kernel_desc porter_desc(int threads, const void* func, const char* kernel) {
+kernel_desc porter_desc(int threads, const void* func, const char* kernel, sched_mode m) {
   kernel_desc d;
-  d.impl = "porter";
+  d.impl = impl_of(m);
   d.path = porter::path_name<Path>;
   d.stages = Pipe::stages;
   d.threads = threads;
@@ -20,57 +47,180 @@ kernel_desc porter_desc(int threads, const void* func, const char* kernel) {
   d.stage_bytes = Pipe::ring::stage_bytes;
   d.fixed_smem = Pipe::shared_bytes - std::size_t(Pipe::stages) * Pipe::ring::stage_bytes;
   d.min_cc = Path::min_compute_capability;
-  d.async_copies = Path::completion != porter::completion::cta_barrier;
+  if constexpr (porter::is_concrete_path<Path>::value) d.async_copies = Path::completion != porter::completion::cta_barrier;
+  else d.async_copies = true;
   d.func = func;
   d.kernel = kernel;
   return d;
 }
 
 template <class Path, int S>
-void add_stream(registry& r) {
+void add_stream(registry& r, sched_mode m) {
   using Pipe = porter::pipeline<Path, S, stream_shape::box>;
   auto* k = &pb_stream<Path, S>;
-  r.stream.push_back({porter_desc<Path, Pipe>(stream_shape::threads, reinterpret_cast<const void*>(k), "pb_stream"),
-                      [k](const stream_problem& p, int grid) -> launcher {
+  r.stream.push_back({porter_desc<Path, Pipe>(stream_shape::threads, reinterpret_cast<const void*>(k), "pb_stream", m),
+                      [k, m](const stream_problem& p, int grid) -> launcher {
                         const std::int64_t ext[1] = {p.n};
                         auto src = porter::make_tiled_source<stream_shape::box>(p.x, ext);
+                        const long long tiles = (p.n + stream_shape::tile - 1) / stream_shape::tile;
+                        const porter::tile_schedule sc = schedule_for(m, tiles, grid, Pipe::ring::stage_bytes, S, 1);
                         return [=](cudaStream_t s) {
-                          porter::launch<Path>(k, dim3(grid), dim3(stream_shape::threads), Pipe::shared_bytes, s, src, p.y,
-                                               p.n, p.a, p.b);
+                          porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(stream_shape::threads), Pipe::shared_bytes, s, src,
+                                               p.y, p.n, p.a, p.b, sc);
                         };
                       }});
 }
 
 template <class Path, int S, int R>
-void add_stencil(registry& r) {
+void add_stencil(registry& r, sched_mode m) {
   using B = stencil_shape::box<R>;
   using Pipe = porter::pipeline<Path, S, B>;
   auto* k = &pb_stencil<Path, S, R>;
-  r.stencil[R].push_back({porter_desc<Path, Pipe>(stencil_shape::threads, reinterpret_cast<const void*>(k), "pb_stencil"),
-                          [k](const stencil_problem& p, int grid) -> launcher {
+  r.stencil[R].push_back({porter_desc<Path, Pipe>(stencil_shape::threads, reinterpret_cast<const void*>(k), "pb_stencil", m),
+                          [k, m](const stencil_problem& p, int grid) -> launcher {
                             const std::int64_t ext[2] = {p.h, p.w};
                             auto src = porter::make_tiled_source<B>(p.in, ext);
+                            const long long tiles = static_cast<long long>((p.w + stencil_shape::tile_w - 1) / stencil_shape::tile_w) *
+                                                    ((p.h + stencil_shape::tile_h - 1) / stencil_shape::tile_h);
+                            const porter::tile_schedule sc = schedule_for(m, tiles, grid, Pipe::ring::stage_bytes, S, 1);
                             return [=](cudaStream_t s) {
-                              porter::launch<Path>(k, dim3(grid), dim3(stencil_shape::threads), Pipe::shared_bytes, s, src,
-                                                   p.out, p.h, p.w);
+                              porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(stencil_shape::threads), Pipe::shared_bytes, s,
+                                                   src, p.out, p.h, p.w, sc);
                             };
                           }});
 }
 
 template <class Path, int S>
-void add_sgemm(registry& r) {
+void add_sgemm(registry& r, sched_mode m) {
   using namespace sgemm_shape;
   using Pipe = porter::pipeline<Path, S, a_box, b_box>;
   auto* k = &pb_sgemm<Path, S>;
-  r.sgemm.push_back({porter_desc<Path, Pipe>(threads, reinterpret_cast<const void*>(k), "pb_sgemm"),
-                     [k](const sgemm_problem& p, int grid) -> launcher {
+  r.sgemm.push_back({porter_desc<Path, Pipe>(threads, reinterpret_cast<const void*>(k), "pb_sgemm", m),
+                     [k, m](const sgemm_problem& p, int grid) -> launcher {
                        const std::int64_t ea[2] = {p.k, p.m}, eb[2] = {p.k, p.n};
                        auto sa = porter::make_tiled_source<a_box>(p.at, ea);
                        auto sb = porter::make_tiled_source<b_box>(p.b, eb);
+                       const long long tiles = static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+                       const porter::tile_schedule sc = schedule_for(m, tiles, grid, Pipe::ring::stage_bytes, S, (p.k + bk - 1) / bk);
                        return [=](cudaStream_t s) {
-                         porter::launch<Path>(k, dim3(grid), dim3(threads), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n, p.k);
+                         porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(threads), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n,
+                                              p.k, sc);
                        };
                      }});
+}
+
+/// The resident grid (SMs x occupancy) of `func` with `threads` and `smem` bytes on the current device.
+inline int resident_grid(const void* func, int threads, std::size_t smem) {
+  if (smem > 48 * 1024) cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  int n = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, func, threads, smem) != cudaSuccess) {
+    cudaGetLastError();
+    n = 1;
+  }
+  return (n > 0 ? n : 1) * porter::require_device().sm_count;
+}
+
+/// "tma: <why>" for a choice of porter::choose_path_for.
+inline std::string describe(const porter::path_choice& c) {
+  return std::string("automatic -> ") + porter::path_id_name(c.path) + ": " + c.reason;
+}
+
+/// A path::automatic variant: the kernel template as a porter::kernel_family, the path chosen on the
+/// host per launch by porter::launch, the planner's schedule for the chosen instantiation.
+/// `args_of(p, schedule)` returns the kernel's arguments as a std::tuple; `tiles_of(p)` the tiles
+/// and `steps_of(p)` the pipeline steps per tile.
+template <class Problem, class Fam, class ArgsOf, class TilesOf, class StepsOf>
+variant<Problem> automatic_variant(kernel_desc d, Fam fam, ArgsOf args_of, TilesOf tiles_of, StepsOf steps_of) {
+  auto choose = [fam, args_of](const Problem& p) {
+    return std::apply([&](const auto&... a) { return porter::choose_path_for(fam, a...); }, args_of(p, porter::tile_schedule{}));
+  };
+  const int threads = d.threads;
+  const std::size_t smem = d.smem, stage_bytes = d.stage_bytes;
+  const int stages = d.stages;
+  variant<Problem> v;
+  v.d = d;
+  v.bind = [=](const Problem& p, int) -> launcher {
+    const porter::path_choice c = choose(p);
+    int grid = 0;
+    porter::lowerings::for_each_path(porter::lowerings::all{}, [&](auto q) {
+      if (decltype(q)::id == c.path) grid = resident_grid(reinterpret_cast<const void*>(fam.make(q)), threads, smem);
+    });
+    const porter::tile_schedule sc = schedule_for(sched_mode::planned, tiles_of(p), grid, stage_bytes, stages, steps_of(p));
+    auto args = args_of(p, sc);
+    return [=](cudaStream_t s) {
+      std::apply([&](const auto&... a) { porter::launch<porter::path::automatic>(fam, dim3(sc.grid_ctas()), dim3(threads), smem, s, a...); },
+                 args);
+    };
+  };
+  v.resolved = [choose](const Problem& p) { return describe(choose(p)); };
+  return v;
+}
+
+/// path::automatic rows of every workload at the stage counts Ss (stream), St (stencils), Sg (sgemm).
+template <int Ss, int St, int Sg>
+void add_automatic(registry& r) {
+  using namespace porter;
+  using stage = path::staged;  // the instantiation every build has (attributes for prepare())
+  {
+    constexpr int S = Ss;
+    using Pipe = pipeline<stage, S, stream_shape::box>;
+    auto fam = kernel_family{[](auto p) { return &pb_stream<decltype(p), S>; }};
+    r.stream.push_back(automatic_variant<stream_problem>(
+        porter_desc<path::automatic, Pipe>(stream_shape::threads, reinterpret_cast<const void*>(fam.make(stage{})), "pb_stream",
+                                           sched_mode::planned),
+        fam,
+        [](const stream_problem& p, tile_schedule sc) {
+          const std::int64_t ext[1] = {p.n};
+          return std::make_tuple(make_tiled_source<stream_shape::box>(p.x, ext), p.y, p.n, p.a, p.b, sc);
+        },
+        [](const stream_problem& p) { return (p.n + stream_shape::tile - 1) / stream_shape::tile; },
+        [](const stream_problem&) { return 1; }));
+  }
+  auto stencil = [&](auto radius) {
+    constexpr int R = decltype(radius)::value;
+    constexpr int S = St;
+    using B = stencil_shape::box<R>;
+    using Pipe = pipeline<stage, S, B>;
+    auto fam = kernel_family{[](auto p) { return &pb_stencil<decltype(p), S, R>; }};
+    r.stencil[R].push_back(automatic_variant<stencil_problem>(
+        porter_desc<path::automatic, Pipe>(stencil_shape::threads, reinterpret_cast<const void*>(fam.make(stage{})), "pb_stencil",
+                                           sched_mode::planned),
+        fam,
+        [](const stencil_problem& p, tile_schedule sc) {
+          const std::int64_t ext[2] = {p.h, p.w};
+          return std::make_tuple(make_tiled_source<B>(p.in, ext), p.out, p.h, p.w, sc);
+        },
+        [](const stencil_problem& p) {
+          return static_cast<long long>((p.w + stencil_shape::tile_w - 1) / stencil_shape::tile_w) *
+                 ((p.h + stencil_shape::tile_h - 1) / stencil_shape::tile_h);
+        },
+        [](const stencil_problem&) { return 1; }));
+  };
+  stencil(std::integral_constant<int, 1>{});
+  stencil(std::integral_constant<int, 2>{});
+  {
+    using namespace sgemm_shape;
+    constexpr int S = Sg;
+    using Pipe = pipeline<stage, S, a_box, b_box>;
+    auto fam = kernel_family{[](auto p) { return &pb_sgemm<decltype(p), S>; }};
+    r.sgemm.push_back(automatic_variant<sgemm_problem>(
+        porter_desc<path::automatic, Pipe>(threads, reinterpret_cast<const void*>(fam.make(stage{})), "pb_sgemm", sched_mode::planned),
+        fam,
+        [](const sgemm_problem& p, tile_schedule sc) {
+          const std::int64_t ea[2] = {p.k, p.m}, eb[2] = {p.k, p.n};
+          return std::make_tuple(make_tiled_source<a_box>(p.at, ea), make_tiled_source<b_box>(p.b, eb), p.c, p.m, p.n, p.k, sc);
+        },
+        [](const sgemm_problem& p) { return static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn); },
+        [](const sgemm_problem& p) { return (p.k + bk - 1) / bk; }));
+  }
+}
+
+/// Every schedule of one kernel: the planner's choice and the two forced ones.
+template <class Add>
+void for_each_schedule(Add&& add) {
+  add(sched_mode::planned);
+  add(sched_mode::persistent);
+  add(sched_mode::per_tile);
 }
 
 /// Call f.template operator()<Path>() for each concrete path.

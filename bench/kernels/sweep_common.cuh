@@ -28,6 +28,6 @@ namespace pb {
 /// The sgemm sweep of one path (one translation unit per path, so that they compile in parallel).
 template <class Path>
 void register_sweep_sgemm(registry& r) {
-  for_sweep_stages<default_stages_sgemm>([&r](auto s) { add_sgemm<Path, decltype(s)::value>(r); });
+  for_sweep_stages<default_stages_sgemm>([&r](auto s) { for_each_schedule([&](sched_mode m) { add_sgemm<Path, decltype(s)::value>(r, m); }); });
 }
 }  // namespace pb

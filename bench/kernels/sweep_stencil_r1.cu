@@ -9,7 +9,7 @@ struct add_sweep {
   template <class Path>
   void operator()() const {
     registry& reg = r;
-    for_sweep_stages<default_stages_stencil>([&reg](auto s) { add_stencil<Path, decltype(s)::value, 1>(reg); });
+    for_sweep_stages<default_stages_stencil>([&reg](auto s) { for_each_schedule([&](sched_mode m) { add_stencil<Path, decltype(s)::value, 1>(reg, m); }); });
   }
 };
 }  // namespace

@@ -8,7 +8,7 @@ struct add_sweep {
   template <class Path>
   void operator()() const {
     registry& reg = r;
-    for_sweep_stages<default_stages_stream>([&reg](auto s) { add_stream<Path, decltype(s)::value>(reg); });
+    for_sweep_stages<default_stages_stream>([&reg](auto s) { for_each_schedule([&](sched_mode m) { add_stream<Path, decltype(s)::value>(reg, m); }); });
   }
 };
 }  // namespace

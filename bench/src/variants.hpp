@@ -56,6 +56,8 @@ struct variant {
   /// Build the launch for `p` on a grid of `grid` CTAs. Throws porter::error when the path cannot
   /// read the problem's sources.
   std::function<launcher(const Problem& p, int grid)> bind;
+  /// For path "automatic": the concrete path porter::launch chooses for `p` and why (else unset).
+  std::function<std::string(const Problem& p)> resolved;
 };
 
 struct registry {
@@ -70,5 +72,10 @@ void register_sweep_kernels(registry& r);    ///< porter kernels at the other st
 void register_manual_kernels(registry& r);   ///< hand-written cp.async pipelines, stages 1..8
 /// Targets the sweep kernels were compiled for (e.g. "90"), for messages.
 const char* sweep_architectures();
+
+/// The memory latency porter::plan_schedule is given (ns; 0 until measured: the planner's default).
+/// porter-bench measures it with a pointer chase before the first porter variant is bound.
+double planner_latency_ns();
+void set_planner_latency_ns(double ns);
 
 }  // namespace pb

@@ -25,6 +25,12 @@ namespace pb {
 
 // ---- context ------------------------------------------------------------------------------------
 
+namespace {
+double g_planner_latency_ns = 0;
+}  // namespace
+double planner_latency_ns() { return g_planner_latency_ns; }
+void set_planner_latency_ns(double ns) { g_planner_latency_ns = ns; }
+
 bool options::wants(const std::string& w) const {
   return only.empty() || std::find(only.begin(), only.end(), w) != only.end();
 }
@@ -166,6 +172,7 @@ void run_variants(context& cx, const std::vector<variant<Problem>>& list, Select
     if (prepare(cx, v.d, r)) {
       std::vector<launcher> ls;
       try {
+        if (v.resolved && !sets.empty()) r.kernel += " [" + v.resolved(sets[0]) + "]";
         for (const auto& p : sets) ls.push_back(v.bind(p, r.grid));
       } catch (const porter::error& e) {
         r.status = std::string("refused: ") + e.what();
@@ -189,16 +196,17 @@ void compare_checksums(context& cx, const std::string& workload, const std::stri
     auto pos = r.check.find("checksum ");
     if (pos == std::string::npos) continue;
     const std::string sum = r.check.substr(pos + 9, 16);
+    const bool porter_row = r.impl.rfind("porter", 0) == 0;  // porter, porter-persistent, porter-per-tile
     if (!ref) {
-      if (r.impl == "porter") ref = &r;
+      if (porter_row) ref = &r;
       continue;
     }
     const std::string rsum = ref->check.substr(ref->check.find("checksum ") + 9, 16);
     const bool same = sum == rsum;
-    if (r.impl == "porter" && !same) {
+    if (porter_row && !same) {
       r.status = "FAILED: result differs bitwise from porter/" + ref->path + " S=" + std::to_string(ref->stages) +
                  " (paths and stage counts must give bit-identical results)";
-    } else if (r.impl != "porter") {
+    } else if (!porter_row) {
       r.check += same ? "; bit-identical to porter" : "; not bit-identical to porter";
     }
   }
@@ -250,6 +258,7 @@ void measure_latency(context& cx) {
     cx.latency_ns = porter::default_memory_latency_ns(cx.caps);
     if (cx.latency_note.empty()) cx.latency_note = "latency not measured; planner default " + format_double(cx.latency_ns, 0) + " ns";
   }
+  set_planner_latency_ns(cx.latency_ns);
   cx.progress("memory latency: " + cx.latency_note);
 }
 

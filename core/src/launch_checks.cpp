@@ -1,28 +1,43 @@
-// Host-side launch guard rules (see porter/launch.hpp).
+// Host-side launch guard rules and the launch caches (see porter/launch.hpp).
+#include "porter/config.hpp"
+#if PORTER_HIP
+#  include <hip/hip_runtime_api.h>
+#else
+#  include <cuda_runtime.h>
+#endif
+
+#include <map>
+#include <mutex>
+#include <set>
 #include <string>
+#include <utility>
 
 #include "porter/error.hpp"
 #include "porter/launch.hpp"
+#include "rules/rules.hpp"
 
 namespace porter {
 
-void check_path_on_device(const char* path_name, int min_cc, const device_caps& caps, int kernel_ptx_cc) {
-  const std::string p = path_name;
-  if (caps.hip && (p == "tma" || p == "cp_async"))
+void check_path_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc) {
+  const rules::lowering_rules& l = rules::rules_of(p);
+  const std::string name = l.name;
+  const int min_cc = l.min_compute_capability;
+  if (l.nvidia_only && (caps.hip || PORTER_HIP))
     throw error(errc::path_unsupported, "launch.path_vendor",
-                "path " + p + " is an NVIDIA instruction family; device " + std::to_string(caps.device) + " '" +
-                    caps.describe() + "' is an AMD GPU (use staged or automatic)");
+                "path " + name + " is an NVIDIA instruction family; " +
+                    (caps.hip ? "device " + std::to_string(caps.device) + " '" + caps.describe() + "' is an AMD GPU"
+                              : std::string("this program was compiled for AMD GPUs with HIP")) +
+                    ", where porter moves tiles with the staged path (use porter::path::staged or porter::path::automatic)");
   if (min_cc > 0 && caps.compute_capability() < min_cc)
     throw error(errc::path_unsupported, "launch.path_device",
-                "path " + p + " needs compute capability " + std::to_string(min_cc / 10) + "." +
-                    std::to_string(min_cc % 10) + (p == "tma" ? " (TMA)" : " (cp.async)") + "; device " +
-                    std::to_string(caps.device) + " '" + caps.name + "' has " + std::to_string(caps.cc_major) + "." +
-                    std::to_string(caps.cc_minor));
+                "path " + name + " needs compute capability " + std::to_string(min_cc / 10) + "." + std::to_string(min_cc % 10) +
+                    " (" + l.instructions + "); device " + std::to_string(caps.device) + " '" + caps.name + "' has " +
+                    std::to_string(caps.cc_major) + "." + std::to_string(caps.cc_minor));
   if (min_cc > 0 && kernel_ptx_cc > 0 && kernel_ptx_cc < min_cc)
     throw error(errc::path_unsupported, "launch.path_binary",
-                "path " + p + " needs code compiled for sm_" + std::to_string(min_cc) + " or newer; the kernel's code for device '" +
-                    caps.name + "' was compiled for compute_" + std::to_string(kernel_ptx_cc) +
-                    " (add " + std::to_string(caps.compute_capability()) + " to PORTER_CUDA_ARCHITECTURES)");
+                "path " + name + " needs code compiled for sm_" + std::to_string(min_cc) + " or newer; the kernel's code for device '" +
+                    caps.name + "' was compiled for compute_" + std::to_string(kernel_ptx_cc) + " (add " +
+                    std::to_string(caps.compute_capability()) + " to the target's CUDA_ARCHITECTURES)");
 }
 
 void check_shared_memory(std::size_t bytes, const device_caps& caps) {
@@ -39,20 +54,93 @@ void check_shared_memory(std::size_t bytes, const device_caps& caps) {
                     " B per block (opt-in limit): use fewer stages or smaller boxes");
 }
 
-void check_source_path(path_id p, unsigned mask, const source_desc& d, const device_caps& caps, int index) {
+void check_source_path(path_id p, unsigned mask, const source_desc& d, const device_caps& caps, int index,
+                       const support_report* report) {
   if (mask & path_bit(p)) return;
   throw error(errc::path_unsupported, "launch.source_path",
-              std::string("path ") + path_id_name(p) + " cannot read kernel argument " + std::to_string(index) +
-                  " (a tiled source):\n" + explain(d, &caps));
+              std::string("path ") + path_id_name(p) + " cannot read kernel argument " + std::to_string(index) + " (a tiled source):\n" +
+                  explain(d, &caps, report));
 }
 
 namespace detail {
-[[noreturn]] void throw_cuda(const char* what, int code, const char* text) {
-  throw error(errc::driver, "cuda.runtime", std::string(what) + " failed: " + text + " (error " + std::to_string(code) + ")");
-}
-[[noreturn]] void throw_hip(const char* what, int code, const char* text) {
-  throw error(errc::driver, "hip.runtime", std::string(what) + " failed: " + text + " (error " + std::to_string(code) + ")");
-}
-}  // namespace detail
 
+bool device_runs(path_id p, const device_caps& caps) {
+  const rules::lowering_rules& l = rules::rules_of(p);
+  if (l.nvidia_only && (caps.hip || PORTER_HIP)) return false;
+  return rules::device_refusal(l, &caps).empty();
+}
+
+namespace {
+std::mutex cache_mu;
+}  // namespace
+
+const function_info& function_info_of(const void* kernel) {
+  static std::map<std::pair<int, const void*>, function_info> cache;
+  int dev = 0;
+#if PORTER_HIP
+  (void)hipGetDevice(&dev);
+#else
+  cudaGetDevice(&dev);
+#endif
+  std::lock_guard<std::mutex> lock(cache_mu);
+  auto key = std::make_pair(dev, kernel);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  function_info fi;
+#if PORTER_HIP
+  hipFuncAttributes a{};
+  if (hipError_t e = hipFuncGetAttributes(&a, kernel); e != hipSuccess) {
+    fi.error = std::string("hipFuncGetAttributes failed: ") + hipGetErrorString(e) +
+               " (does the build include a code object for this GPU? set the target's HIP architectures)";
+    (void)hipGetLastError();
+  } else {
+    fi.ok = true;
+    fi.max_threads = a.maxThreadsPerBlock;
+    fi.static_smem = a.sharedSizeBytes;
+  }
+#else
+  cudaFuncAttributes a{};
+  if (cudaError_t e = cudaFuncGetAttributes(&a, kernel); e != cudaSuccess) {
+    fi.error = std::string("cudaFuncGetAttributes failed: ") + cudaGetErrorString(e) +
+               " (does the build include code for this GPU? set the target's CUDA_ARCHITECTURES)";
+    cudaGetLastError();
+  } else {
+    fi.ok = true;
+    fi.ptx_version = a.ptxVersion;
+    fi.max_threads = a.maxThreadsPerBlock;
+    fi.static_smem = a.sharedSizeBytes;
+  }
+#endif
+  return cache.emplace(key, std::move(fi)).first->second;
+}
+
+[[noreturn]] void throw_no_code(const function_info& fi) { throw error(errc::driver, PORTER_HIP ? "hip.runtime" : "cuda.runtime", fi.error); }
+
+void allow_dynamic_shared_memory(const void* kernel, std::size_t bytes) {
+  if (bytes <= 48 * 1024) return;
+  static std::map<const void*, std::size_t> raised;  // the largest limit set per kernel
+  std::lock_guard<std::mutex> lock(cache_mu);
+  auto it = raised.find(kernel);
+  if (it != raised.end() && it->second >= bytes) return;
+#if PORTER_HIP
+  if (hipError_t e = hipFuncSetAttribute(kernel, hipFuncAttributeMaxDynamicSharedMemorySize, int(bytes)); e != hipSuccess)
+    throw error(errc::driver, "hip.runtime", std::string("hipFuncSetAttribute(MaxDynamicSharedMemorySize) failed: ") + hipGetErrorString(e));
+#else
+  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)); e != cudaSuccess)
+    throw error(errc::driver, "cuda.runtime",
+                std::string("cudaFuncSetAttribute(MaxDynamicSharedMemorySize) failed: ") + cudaGetErrorString(e));
+#endif
+  raised[kernel] = bytes;
+}
+
+void check_launched() {
+#if PORTER_HIP
+  if (hipError_t e = hipGetLastError(); e != hipSuccess)
+    throw error(errc::driver, "hip.runtime", std::string("kernel launch failed: ") + hipGetErrorString(e) + " (error " + std::to_string(int(e)) + ")");
+#else
+  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+    throw error(errc::driver, "cuda.runtime", std::string("kernel launch failed: ") + cudaGetErrorString(e) + " (error " + std::to_string(int(e)) + ")");
+#endif
+}
+
+}  // namespace detail
 }  // namespace porter

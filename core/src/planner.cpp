@@ -108,4 +108,69 @@ int plan_stages(const device_caps& caps, std::size_t bytes_per_stage, int ctas_p
   return s;
 }
 
+tile_schedule persistent_schedule(long long tiles, int grid) {
+  if (grid < 1) throw error(errc::invalid_argument, "planner.grid", "a persistent grid needs at least 1 CTA; got " + std::to_string(grid));
+  tile_schedule t;
+  t.tiles = tiles;
+  t.tiles_per_cta = 0;
+  t.grid = grid;
+  return t;
+}
+
+tile_schedule blocked_schedule(long long tiles, int tiles_per_cta) {
+  if (tiles_per_cta < 1)
+    throw error(errc::invalid_argument, "planner.tiles_per_cta", "a blocked schedule gives each CTA at least 1 tile; got " +
+                                                                     std::to_string(tiles_per_cta));
+  const long long grid = tiles > 0 ? (tiles + tiles_per_cta - 1) / tiles_per_cta : 1;
+  if (grid > 0x7fffffffLL)
+    throw error(errc::invalid_argument, "planner.grid", std::to_string(tiles) + " tiles at " + std::to_string(tiles_per_cta) +
+                                                            " per CTA need " + std::to_string(grid) + " CTAs; gridDim.x allows 2^31 - 1");
+  tile_schedule t;
+  t.tiles = tiles;
+  t.tiles_per_cta = tiles_per_cta;
+  t.grid = int(grid);
+  return t;
+}
+
+schedule_plan plan_schedule(const device_caps& caps, const schedule_request& req) {
+  if (req.tile_bytes == 0)
+    throw error(errc::invalid_argument, "planner.tile_bytes", "tile_bytes is 0; a tile must bring in at least one byte");
+  if (req.ctas_per_sm < 1)
+    throw error(errc::invalid_argument, "planner.ctas_per_sm",
+                "ctas_per_sm is " + std::to_string(req.ctas_per_sm) + "; the kernel must fit at least one CTA per SM");
+  if (req.tiles < 0) throw error(errc::invalid_argument, "planner.tiles", "tiles is " + std::to_string(req.tiles) + "; it must be >= 0");
+  schedule_plan p;
+  const double latency = req.latency_ns > 0 ? req.latency_ns : default_memory_latency_ns(caps);
+  const double demand = req.demand_bytes_per_second_per_sm > 0 ? req.demand_bytes_per_second_per_sm : per_sm_dram(caps);
+  p.needed_bytes = latency * 1e-9 * demand;
+  const int sms = caps.sm_count > 0 ? caps.sm_count : 1;
+  const long long resident = static_cast<long long>(sms) * req.ctas_per_sm;
+  // One tile per CTA: each resident CTA keeps min(steps of its tile, stages - 1) stages in flight.
+  const int ahead = req.stages > 1 ? req.stages - 1 : 1;
+  const int steps = req.steps_per_tile > 0 ? req.steps_per_tile : 1;
+  const double per_tile = double(req.ctas_per_sm) * double(steps < ahead ? steps : ahead) * double(req.tile_bytes);
+  std::ostringstream why;
+  why.setf(std::ios::fixed);
+  why.precision(1);
+  if (req.tiles <= resident || per_tile >= p.needed_bytes) {
+    p.schedule = blocked_schedule(req.tiles, 1);
+    p.in_flight_bytes = per_tile;
+    if (req.tiles <= resident)
+      why << "one tile per CTA: the " << req.tiles << " tiles fit in one wave of " << resident << " resident CTAs";
+    else
+      why << "one tile per CTA: " << req.ctas_per_sm << " resident CTAs/SM x " << (steps < ahead ? steps : ahead) << " x "
+          << double(req.tile_bytes) / 1024.0 << " KiB = "
+          << per_tile / 1024.0 << " KiB in flight per SM >= the " << p.needed_bytes / 1024.0 << " KiB Little's law asks for ("
+          << latency << " ns x " << demand / 1e9 << " GB/s per SM); residency hides the latency";
+  } else {
+    p.schedule = persistent_schedule(req.tiles, int(resident));
+    p.in_flight_bytes = double(req.ctas_per_sm) * double(ahead) * double(req.tile_bytes);
+    why << "persistent: one tile per resident CTA keeps only " << per_tile / 1024.0 << " KiB in flight per SM, below the "
+        << p.needed_bytes / 1024.0 << " KiB needed; " << resident << " CTAs each keep " << ahead << " tiles in flight ("
+        << p.in_flight_bytes / 1024.0 << " KiB per SM)";
+  }
+  p.reason = why.str();
+  return p;
+}
+
 }  // namespace porter

@@ -17,12 +17,16 @@
 
 namespace porter {
 
+/// The highest tensor and box rank porter moves: TMA tensor copies are 1D-5D (PTX ISA 9.7.9.27,
+/// cp.async.bulk.tensor; cuTensorMapEncodeTiled's tensorRank <= 5). Every rank limit names this.
+inline constexpr int max_rank = 5;
+
 /// Coordinates of a box's first element in a rank-R tensor, in elements, outermost first.
 /// May be negative or reach past the tensor: elements outside the tensor read as zero.
 /// TMA takes 32-bit signed coordinates (PTX ISA 9.7.9.27, cp.async.bulk.tensor), so porter does too.
 template <int R>
 struct coord {
-  static_assert(R >= 1 && R <= 5, "porter::coord: rank must be 1..5 (TMA tensor copies are 1D-5D).");
+  static_assert(R >= 1 && R <= max_rank, "porter::coord: rank must be 1..5 (TMA tensor copies are 1D-5D).");
   int v[R];
   PORTER_HOST_DEVICE constexpr int operator[](int d) const { return v[d]; }
   PORTER_HOST_DEVICE constexpr int& operator[](int d) { return v[d]; }
@@ -42,7 +46,7 @@ struct box {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
                 "porter::box: the element size must be 1, 2, 4, 8 or 16 bytes.");
   static constexpr int rank = sizeof...(Dims);
-  static_assert(rank >= 1 && rank <= 5, "porter::box: a box has 1 to 5 dimensions.");
+  static_assert(rank >= 1 && rank <= max_rank, "porter::box: a box has 1 to 5 dimensions.");
   static_assert(((Dims >= 1) && ...), "porter::box: every box dimension must be at least 1 element.");
   static constexpr int dims[rank] = {Dims...};
   /// Box dimension d in elements (usable in device code with a run-time d).

@@ -1,26 +1,44 @@
-// porter/launch.hpp — the launch guard: refuse, on the host and before launch, a kernel that
-// cannot run as asked, with a sentence naming the path, the device and the rule.
+// porter/launch.hpp — the launch guard, and where `automatic` is resolved: on the host, before the
+// launch, with a sentence naming the path, the device and the rule when a launch cannot run as asked.
+//
+// Two forms:
+//   porter::launch<porter::path::tma>(&kernel<porter::path::tma>, grid, block, smem, stream, args...);
+//   porter::launch<porter::path::automatic>(porter::kernel_family{[](auto p) { return &kernel<decltype(p)>; }},
+//                                           grid, block, smem, stream, args...);
+// The second chooses a concrete path for this launch (porter::choose_path: the device, the kernel
+// binary, every porter::tiled_source argument, then the cost model) and launches that path's
+// instantiation, so the kernel never carries two protocols.
+//
+// Host cost per call: the device query and the kernel's attributes are cached (first call per
+// device / kernel: cudaGetDeviceProperties, cudaFuncGetAttributes; later calls: a lock and a map
+// lookup); the dynamic shared-memory opt-in is set once per kernel and size. porter-bench reports
+// the measured cost of a launch call.
 #pragma once
 #include <cstddef>
 #include <string>
 #include <type_traits>
 #include <utility>
 
+#include "porter/choose.hpp"
 #include "porter/device.hpp"
 #include "porter/error.hpp"
+#include "porter/lowerings.hpp"
 #include "porter/path.hpp"
 #include "porter/source.hpp"
-#if PORTER_HIP
-#  include <hip/hip_runtime.h>
-#endif
 
 namespace porter {
 
-/// Throws porter::error(errc::path_unsupported) unless `path_name` (needing compute capability
-/// `min_cc`, 0 for none) can run on `caps`, with the kernel's code compiled for virtual
-/// architecture `kernel_ptx_cc` (cudaFuncAttributes::ptxVersion, e.g. 90; 0 when unknown).
-/// Under HIP, tma and cp_async are refused whatever the device.
-void check_path_on_device(const char* path_name, int min_cc, const device_caps& caps, int kernel_ptx_cc);
+#if PORTER_HIP
+using stream_t = hipStream_t;   ///< the runtime's stream type (HIP)
+#elif PORTER_GPU_COMPILER
+using stream_t = cudaStream_t;  ///< the runtime's stream type (CUDA)
+#endif
+
+/// Throws porter::error(errc::path_unsupported) unless concrete path `p` can run on `caps` with the
+/// kernel's code compiled for virtual architecture `kernel_ptx_cc` (cudaFuncAttributes::ptxVersion,
+/// e.g. 90; 0 when unknown). Rules: launch.path_vendor (an NVIDIA family on an AMD GPU, or in a HIP
+/// build), launch.path_device (compute capability), launch.path_binary (code too old for the path).
+void check_path_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc);
 
 /// Throws porter::error(errc::shared_memory) when `bytes` of dynamic shared memory exceed the
 /// device's per-block opt-in limit (cudaDevAttrMaxSharedMemoryPerBlockOptin). On an AMD device
@@ -29,96 +47,146 @@ void check_path_on_device(const char* path_name, int min_cc, const device_caps& 
 void check_shared_memory(std::size_t bytes, const device_caps& caps);
 
 /// Throws porter::error(errc::path_unsupported) when a forced path cannot read argument `index`
-/// (a tiled source described by `d`, with support mask `mask`); the message includes explain().
-void check_source_path(path_id p, unsigned mask, const source_desc& d, const device_caps& caps, int index);
+/// (a tiled source described by `d`, with support mask `mask`); the message includes explain()
+/// from the source's own report (`report`, may be null: looked up).
+void check_source_path(path_id p, unsigned mask, const source_desc& d, const device_caps& caps, int index,
+                       const support_report* report = nullptr);
 
-#if defined(__CUDACC__) && !PORTER_HIP
+/// A kernel template, one instantiation per concrete path: `make(P{})` returns the __global__
+/// function instantiated for path tag P. Built from a generic lambda:
+///   porter::kernel_family{[](auto p) { return &my_kernel<decltype(p)>; }}
+template <class Make>
+struct kernel_family {
+  Make make;
+};
+template <class Make> kernel_family(Make) -> kernel_family<Make>;
+
 namespace detail {
 template <class T> struct is_tiled_source : std::false_type {};
 template <class B> struct is_tiled_source<tiled_source<B>> : std::true_type {};
-[[noreturn]] void throw_cuda(const char* what, int code, const char* text);
+
+/// What porter::launch reads about a kernel, cached per function (core/src/launch_checks.cpp).
+struct function_info {
+  bool ok = false;          ///< the runtime knows the function (the binary has code for this device)
+  int ptx_version = 0;      ///< cudaFuncAttributes::ptxVersion (0 under HIP)
+  int max_threads = 0;      ///< threads per CTA the function allows
+  std::size_t static_smem = 0;
+  std::string error;        ///< the runtime's message when !ok
+};
+/// The function's attributes on the current device (cached).
+const function_info& function_info_of(const void* kernel);
+/// Throws errc::driver naming `what` when the runtime reports an error for `kernel`'s attributes.
+[[noreturn]] void throw_no_code(const function_info& fi);
+/// Raise the kernel's dynamic shared-memory limit to `bytes` when above 48 KiB (once per size).
+void allow_dynamic_shared_memory(const void* kernel, std::size_t bytes);
+/// Throws errc::driver when the last launch failed (cudaGetLastError / hipGetLastError).
+void check_launched();
+/// Whether the device can run path `p` at all (rule launch.path_device / vendor), without throwing.
+bool device_runs(path_id p, const device_caps& caps);
+
+/// Call f(arg, index) for every argument, counting from 0.
+template <class F, class... Args>
+void for_each_arg(F&& f, const Args&... args) {
+  int index = 0;
+  ((f(args, index), ++index), ...);
+}
 }  // namespace detail
 
-/// Launch `kernel<<<grid, block, shared_bytes, stream>>>(args...)` after checking, on the host:
-///  * the device exists and the kernel has code for it (cudaFuncGetAttributes);
+#if PORTER_GPU_COMPILER
+/// Launch `kernel<<<grid, block, shared_bytes, stream>>>(args...)` for concrete path `Path` after
+/// checking, on the host:
+///  * the device exists and the kernel has code for it (cached cudaFuncGetAttributes);
 ///  * `Path` can run there: tma needs compute capability 9.0 and code compiled for sm_90+,
-///    cp_async 8.0 and sm_80+ (automatic and staged run everywhere);
-///  * every porter::tiled_source argument allows `Path` (for forced tma / cp_async);
+///    cp_async 8.0 and sm_80+, both an NVIDIA GPU; staged runs everywhere;
+///  * every porter::tiled_source argument allows `Path`;
 ///  * `shared_bytes` fits the device's opt-in limit (and raises the kernel's limit above 48 KiB).
 /// Throws porter::error naming the path, the device and the rule; otherwise launches and throws on
-/// a launch error (cudaGetLastError). Does not synchronise.
+/// a launch error. Does not synchronise.
 template <class Path, class... Params, class... Args>
-void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
-            Args&&... args) {
+void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, stream_t stream, Args&&... args) {
   static_assert(is_path<Path>::value, "porter::launch<Path>: Path must be a porter::path tag.");
+  static_assert(!std::is_same_v<Path, path::automatic>,
+                "porter::launch<path::automatic> chooses among a kernel's instantiations: pass "
+                "porter::kernel_family{[](auto p) { return &my_kernel<decltype(p)>; }} instead of one function.");
   static_assert(sizeof...(Params) == sizeof...(Args), "porter::launch: give one argument per kernel parameter.");
+  if constexpr (PORTER_HIP && Path::nvidia_only) {
+    // Refused before anything else (no device needed to know): only reachable in a HIP build with
+    // PORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH=1; otherwise the pipeline does not compile.
+    check_path_on_device(Path::id, device_caps{}, 0);
+  }
   const device_caps caps = require_device();
-  cudaFuncAttributes attr{};
-  if (cudaError_t e = cudaFuncGetAttributes(&attr, kernel); e != cudaSuccess)
-    detail::throw_cuda("cudaFuncGetAttributes (does the build include code for this GPU? set PORTER_CUDA_ARCHITECTURES)",
-                       int(e), cudaGetErrorString(e));
-  check_path_on_device(Path::name, Path::min_compute_capability, caps, attr.ptxVersion);
-  if constexpr (!std::is_same_v<Path, path::automatic>) {
-    int index = 0;
-    (([&](const auto& a) {
-       using A = std::decay_t<decltype(a)>;
-       if constexpr (detail::is_tiled_source<A>::value) check_source_path(Path::id, a.supported, a.desc(), caps, index);
-       ++index;
-     }(args)),
-     ...);
-  }
-  check_shared_memory(shared_bytes, caps);
-  if (shared_bytes > 48 * 1024) {
-    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes));
-        e != cudaSuccess)
-      detail::throw_cuda("cudaFuncSetAttribute(MaxDynamicSharedMemorySize)", int(e), cudaGetErrorString(e));
-  }
+  const void* f = reinterpret_cast<const void*>(kernel);
+  const detail::function_info& fi = detail::function_info_of(f);
+  if (!fi.ok) detail::throw_no_code(fi);
+  check_path_on_device(Path::id, caps, fi.ptx_version);
+  detail::for_each_arg(
+      [&](const auto& a, int index) {
+        using A = std::decay_t<decltype(a)>;
+        if constexpr (detail::is_tiled_source<A>::value) check_source_path(Path::id, a.supported, a.desc(), caps, index, a.report);
+      },
+      args...);
+  check_shared_memory(shared_bytes + (caps.hip ? fi.static_smem : 0), caps);
+  detail::allow_dynamic_shared_memory(f, shared_bytes);
   kernel<<<grid, block, shared_bytes, stream>>>(std::forward<Args>(args)...);
-  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) detail::throw_cuda("kernel launch", int(e), cudaGetErrorString(e));
+  detail::check_launched();
 }
-#endif
 
-#if PORTER_HIP
-// ---- HIP (AMD) --------------------------------------------------------------------------------
-namespace detail {
-template <class T> struct is_tiled_source : std::false_type {};
-template <class B> struct is_tiled_source<tiled_source<B>> : std::true_type {};
-[[noreturn]] void throw_hip(const char* what, int code, const char* text);
-}  // namespace detail
+/// The path porter::launch<path::automatic> would run `family` with these arguments on the
+/// current device, and why (explain for a launch). Throws errc::no_device without a GPU.
+template <class Make, class... Args>
+path_choice choose_path_for(const kernel_family<Make>& family, const Args&... args) {
+  const device_caps caps = require_device();
+  unsigned candidates = 0;
+  lowerings::for_each_path(lowerings::all{}, [&](auto p) {
+    using P = decltype(p);
+    if (!detail::device_runs(P::id, caps)) return;
+    const detail::function_info& fi = detail::function_info_of(reinterpret_cast<const void*>(family.make(p)));
+    if (!fi.ok || (P::min_compute_capability > 0 && fi.ptx_version > 0 && fi.ptx_version < P::min_compute_capability)) return;
+    candidates |= path_bit(P::id);
+  });
+  source_desc descs[sizeof...(Args) > 0 ? sizeof...(Args) : 1];
+  const source_desc* ptrs[sizeof...(Args) > 0 ? sizeof...(Args) : 1];
+  int n = 0;
+  detail::for_each_arg(
+      [&](const auto& a, int) {
+        using A = std::decay_t<decltype(a)>;
+        if constexpr (detail::is_tiled_source<A>::value) {
+          candidates &= a.supported;
+          descs[n] = a.desc();
+          ptrs[n] = &descs[n];
+          ++n;
+        }
+      },
+      args...);
+  return choose_path(candidates, caps, ptrs, n);
+}
 
-/// Launch `kernel<<<grid, block, shared_bytes, stream>>>(args...)` on an AMD GPU after checking,
-/// on the host:
-///  * `Path` is staged or automatic: tma and cp_async are NVIDIA instruction families and are
-///    refused before anything else (rule launch.path_vendor; only reachable in a build with
-///    PORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH=1, otherwise the pipeline does not compile);
-///  * the device exists and the kernel has a code object for it (hipFuncGetAttributes);
-///  * the workgroup's LDS (the kernel's static LDS + `shared_bytes`) fits the device's LDS per
-///    workgroup, 64 KiB on gfx90a (rule launch.lds_capacity, naming need and limit).
-/// Throws porter::error; otherwise launches and throws on a launch error (hipGetLastError).
-/// Does not synchronise. Same signature as the CUDA launch (hipStream_t for cudaStream_t).
-template <class Path, class... Params, class... Args>
-void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, hipStream_t stream,
-            Args&&... args) {
+/// Launch the instantiation of `family` for the path `automatic` chooses (choose_path_for), with
+/// the checks of the concrete form. Returns the choice.
+template <class Path, class Make, class... Args>
+path_choice launch(const kernel_family<Make>& family, dim3 grid, dim3 block, std::size_t shared_bytes, stream_t stream,
+                   Args&&... args) {
   static_assert(is_path<Path>::value, "porter::launch<Path>: Path must be a porter::path tag.");
-  static_assert(sizeof...(Params) == sizeof...(Args), "porter::launch: give one argument per kernel parameter.");
-  if constexpr (std::is_same_v<Path, path::tma> || std::is_same_v<Path, path::cp_async>) {
-    (void)kernel; (void)grid; (void)block; (void)shared_bytes; (void)stream;
-    throw error(errc::path_unsupported, "launch.path_vendor",
-                std::string("path ") + Path::name +
-                    " is an NVIDIA instruction family; this program was compiled for AMD GPUs with HIP, where "
-                    "porter moves tiles with the staged path (use porter::path::staged or porter::path::automatic)");
+  path_choice c;
+  if constexpr (std::is_same_v<Path, path::automatic>) {
+    c = choose_path_for(family, args...);
   } else {
-    const device_caps caps = require_device();
-    hipFuncAttributes attr{};
-    if (hipError_t e = hipFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel)); e != hipSuccess)
-      detail::throw_hip("hipFuncGetAttributes (does the build include a code object for this GPU? set PORTER_HIP_ARCHITECTURES)",
-                        int(e), hipGetErrorString(e));
-    check_path_on_device(Path::name, Path::min_compute_capability, caps, 0);
-    check_shared_memory(shared_bytes + std::size_t(attr.sharedSizeBytes), caps);
-    kernel<<<grid, block, shared_bytes, stream>>>(std::forward<Args>(args)...);
-    if (hipError_t e = hipGetLastError(); e != hipSuccess) detail::throw_hip("kernel launch", int(e), hipGetErrorString(e));
+    c.path = Path::id;
+    c.reason = std::string(Path::name) + ": forced";
   }
+  bool launched = false;
+  lowerings::for_each_path(lowerings::all{}, [&](auto p) {
+    using P = decltype(p);
+    if (launched || P::id != c.path) return;
+    launched = true;
+    launch<P>(family.make(p), grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+  });
+  if (!launched)
+    throw error(errc::path_unsupported, "launch.path_vendor",
+                std::string("path ") + path_id_name(c.path) + " has no lowering in this build (" +
+                    (PORTER_HIP ? "HIP: AMD GPUs run staged" : "CUDA") + ")");
+  return c;
 }
-#endif
+#endif  // PORTER_GPU_COMPILER
 
 }  // namespace porter

@@ -35,6 +35,7 @@
 
 #include "porter/device.hpp"
 #include "porter/path.hpp"
+#include "porter/schedule_types.hpp"
 
 namespace porter {
 
@@ -85,5 +86,46 @@ stage_plan plan_stages(const device_caps& caps, const stage_plan_request& req);
 /// For asynchronous paths (tma, cp_async); the staged path needs 1.
 int plan_stages(const device_caps& caps, std::size_t bytes_per_stage, int ctas_per_sm, double latency_ns,
                 std::size_t smem_budget);
+
+// ---- grid schedules ---------------------------------------------------------------------------------
+//
+// THE RULE (bytes in flight, the way cub::DeviceTransform sizes its tiles from occupancy). A
+// one-tile-per-CTA grid keeps, on each SM, ctas_per_sm tiles loading at once: when
+//
+//     ctas_per_sm x tile_bytes >= needed (= latency x demand, as above)
+//
+// residency alone hides the latency, every CTA runs one tile and exits, and the grid is as large as
+// the problem (tiles CTAs): no CTA waits at the end for a round-robin share it does not have. When it
+// does not hold, a CTA must keep several tiles in flight itself: a persistent grid (SMs x
+// ctas_per_sm CTAs, round-robin over the tiles) whose pipelines keep (stages - 1) tiles each in
+// flight. porter-bench measures both schedules at every stage count beside this choice.
+
+/// What plan_schedule needs to know about one launch.
+struct schedule_request {
+  long long tiles = 0;                  ///< tiles (pipeline steps of one stage each) in the problem, >= 0
+  std::size_t tile_bytes = 0;           ///< bytes one pipeline step brings in (one stage: all its buffers), > 0
+  int stages = 1;                       ///< the pipeline's stages
+  int ctas_per_sm = 0;                  ///< CTAs of the kernel resident per SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor), > 0
+  int steps_per_tile = 1;               ///< pipeline steps per tile (a GEMM output tile: its K-tiles)
+  double demand_bytes_per_second_per_sm = 0;  ///< bytes/s one SM must receive (0: DRAM peak / SMs)
+  double latency_ns = 0;                ///< memory latency, ns (0: default_memory_latency_ns)
+};
+
+/// plan_schedule's answer and the numbers behind it.
+struct schedule_plan {
+  tile_schedule schedule;               ///< pass to the kernel; launch schedule.grid_ctas() CTAs
+  double needed_bytes = 0;              ///< latency x demand, bytes per SM
+  double in_flight_bytes = 0;           ///< what the chosen schedule keeps in flight per SM
+  std::string reason;                   ///< one sentence: which rule decided
+};
+
+/// Choose the grid schedule for `req` on `caps` (see the rule above). Throws porter::error
+/// (errc::invalid_argument) for tile_bytes == 0, ctas_per_sm < 1 or tiles < 0.
+schedule_plan plan_schedule(const device_caps& caps, const schedule_request& req);
+
+/// The persistent schedule of `tiles` tiles on a grid of `grid` CTAs (> 0).
+tile_schedule persistent_schedule(long long tiles, int grid);
+/// The one-tile-per-CTA schedule (blocked, k tiles per CTA: k = 1 is one tile each).
+tile_schedule blocked_schedule(long long tiles, int tiles_per_cta = 1);
 
 }  // namespace porter

@@ -5,6 +5,12 @@
 // which paths may read it. It is then passed BY VALUE to the kernel, as a `__grid_constant__ const`
 // parameter (the TMA unit reads the tensor map from kernel-parameter space: CUDA C++ Programming
 // Guide, "Using TMA to transfer multi-dimensional arrays").
+//
+// A source is validated ONCE: make_tiled_source computes its support report (every path's rules,
+// with a sentence per refusal) and keeps a pointer to it; explain() and porter::launch read that
+// report instead of validating again. Reports are interned by layout (rank, element size, extents,
+// strides, box and the pointer's offset within 16 bytes, which is all the rules look at), so a
+// program that builds many sources of one layout holds one report.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -21,12 +27,12 @@ namespace porter {
 /// Type-erased description of a tiled source: what the host core validates and encodes.
 /// Extents, strides (elements) and box dimensions are outermost first; stride[rank-1] is 1.
 struct source_desc {
-  int rank = 1;                    ///< 1..5
-  int elem_bytes = 4;              ///< 1, 2, 4, 8 or 16
-  const void* ptr = nullptr;       ///< global address of element (0, ..., 0)
-  std::int64_t extent[5] = {};     ///< elements per dimension, each >= 1
-  std::int64_t stride[5] = {};     ///< elements between consecutive indices of each dimension
-  int box[5] = {};                 ///< box dimensions, elements
+  int rank = 1;                           ///< 1..max_rank
+  int elem_bytes = 4;                     ///< 1, 2, 4, 8 or 16
+  const void* ptr = nullptr;              ///< global address of element (0, ..., 0)
+  std::int64_t extent[max_rank] = {};     ///< elements per dimension, each >= 1
+  std::int64_t stride[max_rank] = {};     ///< elements between consecutive indices of each dimension
+  int box[max_rank] = {};                 ///< box dimensions, elements
 };
 
 /// One reason a path cannot read a source (or, for `note`, how it will read it).
@@ -47,14 +53,17 @@ struct support_report {
   bool supports(path_id p) const { return (mask & path_bit(p)) != 0; }
 };
 
-/// Validate a source description against every path's layout rules. Throws porter::error
-/// (errc::invalid_argument) only for inputs no path can read: null pointer, rank outside 1..5,
-/// element size not 1/2/4/8/16, an extent or box dimension below 1, a stride below 1.
+/// Validate a source description against every path's layout rules (one rules file per path:
+/// core/src/rules/). Throws porter::error (errc::invalid_argument) only for inputs no path can
+/// read: null pointer, rank outside 1..max_rank, element size not 1/2/4/8/16, an extent or box
+/// dimension below 1, a stride below 1, an innermost stride other than 1.
 /// Source: CUDA Driver API cuTensorMapEncodeTiled (TMA rules); PTX ISA 9.7.9.25 (cp.async sizes).
 support_report validate_source(const source_desc& d);
 
-/// The path `automatic` picks for a source on a device with compute capability `cc` (90 for 9.0;
-/// `hip` for AMD): tma if the device has TMA and `mask` allows it, else cp_async likewise, else staged.
+/// The path with the most capable instruction family that `mask` allows on a device of compute
+/// capability `cc` (90 for 9.0; `hip` for AMD): tma, else cp_async, else staged. This is the
+/// capability order only; porter::choose_path (porter/choose.hpp) adds the cost model that
+/// `automatic` uses.
 path_id select_path(unsigned mask, int cc, bool hip = false);
 
 /// A global tensor read in boxes of shape Box. Trivially copyable; pass by value as a
@@ -76,6 +85,7 @@ struct alignas(128) tiled_source {
   std::int64_t stride[rank];        ///< elements, outermost first; stride[rank-1] == 1
   unsigned supported;               ///< path_bit mask of paths allowed for this source on its device
   int tma_split_rows;               ///< TMA box extent of dimension 0 when the box is split (else Box::dim(0))
+  const support_report* report;     ///< host: the layout's support report (interned; never freed); device: unused
 
   /// True when the path may read this source (layout rules and the device it was built for).
   PORTER_HOST_DEVICE bool supports(path_id p) const { return (supported & path_bit(p)) != 0; }
@@ -92,12 +102,22 @@ struct alignas(128) tiled_source {
 static_assert(alignof(tiled_source<box<float, 8, 8>>) == 128, "tensor-map storage must be 128-byte aligned");
 
 namespace detail {
-/// Validate `d`, and when `caps` has TMA and the layout allows it, encode the tensor map into
-/// `tensor_map_out` (128 bytes) through cuTensorMapEncodeTiled, reached with
-/// cudaGetDriverEntryPointByVersion (no link against libcuda). Returns the supported-path mask
+/// The support report of `d`'s layout, validated on first use and interned (thread-safe; the
+/// reference stays valid for the life of the program). Throws like validate_source.
+const support_report& report_for(const source_desc& d);
+
+/// The paths of `layout_mask` that the device `caps` can run (nullptr: no device, staged only;
+/// AMD: staged only).
+unsigned device_mask(unsigned layout_mask, const device_caps* caps);
+
+/// Validate `d` (once per layout: report_for), and when `caps` has TMA and the layout allows it,
+/// encode the tensor map into `tensor_map_out` (128 bytes) through cuTensorMapEncodeTiled, reached
+/// with cudaGetDriverEntryPointByVersion (no link against libcuda). Returns the supported-path mask
 /// for that device (caps == nullptr, no device: staged only). Writes the TMA rows per copy of
-/// dimension 0 to `tma_split_rows`. Throws porter::error for invalid inputs or a failing encode.
-unsigned prepare_source(const source_desc& d, const device_caps* caps, void* tensor_map_out, int* tma_split_rows);
+/// dimension 0 to `tma_split_rows` and the interned report to `report`. Throws porter::error for
+/// invalid inputs or a failing encode.
+unsigned prepare_source(const source_desc& d, const device_caps* caps, void* tensor_map_out, int* tma_split_rows,
+                        const support_report** report);
 }  // namespace detail
 
 /// Build a tiled source over a global tensor (host).
@@ -128,7 +148,7 @@ tiled_source<Box> make_tiled_source(const typename Box::element_type* ptr,
   std::string why;
   auto caps = query_device(device, &why);
   int split = Box::dim(0);
-  s.supported = detail::prepare_source(d, caps ? &*caps : nullptr, s.tensor_map, &split);
+  s.supported = detail::prepare_source(d, caps ? &*caps : nullptr, s.tensor_map, &split, &s.report);
   s.ptr = ptr;
   for (int i = 0; i < Box::rank; ++i) { s.extent[i] = d.extent[i]; s.stride[i] = d.stride[i]; }
   s.tma_split_rows = split;
@@ -146,15 +166,17 @@ tiled_source<Box> make_tiled_source(const typename Box::element_type* ptr,
 }
 
 /// Which paths can read `d` on `caps` (nullptr: no device), and why the others cannot, in words;
-/// ends with the path `automatic` picks. One line per fact. Example:
+/// ends with the path `automatic` picks and why (its cost model: porter::choose_path). One line per
+/// fact. Example:
 ///   "tma: refused: row pitch 8008 B (stride of dimension 0) is not a multiple of 16 B"
-std::string explain(const source_desc& d, const device_caps* caps);
+/// `report` (optional) is d's support report; when null it is looked up (report_for).
+std::string explain(const source_desc& d, const device_caps* caps, const support_report* report = nullptr);
 
-/// explain() for a built source on the current device.
+/// explain() for a built source on the current device, from the report it was built with.
 template <class Box>
 std::string explain(const tiled_source<Box>& s, int device = -1) {
   auto caps = query_device(device);
-  return explain(s.desc(), caps ? &*caps : nullptr);
+  return explain(s.desc(), caps ? &*caps : nullptr, s.report);
 }
 
 }  // namespace porter

@@ -1,7 +1,8 @@
 // porter/stage_ring.hpp — compile-time shared-memory layout of a pipeline's stages.
 //
 // Layout (bytes from the 128-byte aligned start):
-//   [0, header_bytes)             full mbarriers [Stages], empty mbarriers [Stages], init word
+//   [0, header_bytes)             the protocol's barriers: room for a FULL and an EMPTY mbarrier per
+//                                 stage (8 bytes each; the tma protocol uses FULL, the others none)
 //   [header_bytes + s*stage_bytes + buffer_offset<I>, ...)   buffer I of stage s
 // Every buffer starts on a 128-byte boundary (what cp.async.bulk.tensor needs without swizzle;
 // PTX ISA 9.7.9.25.5.1), so two buffers never share a 128-byte line, however small a box is.
@@ -16,6 +17,12 @@ namespace porter {
 
 namespace detail {
 constexpr std::size_t round_up(std::size_t x, std::size_t a) { return (x + a - 1) / a * a; }
+template <int I, class... B> struct nth {
+  static_assert(I >= 0 && I < int(sizeof...(B)), "porter::buffer<I>: I must name one of the stage's buffers.");
+  using type = void;
+};
+template <class B0, class... B> struct nth<0, B0, B...> { using type = B0; };
+template <int I, class B0, class... B> struct nth<I, B0, B...> { using type = typename nth<I - 1, B...>::type; };
 }  // namespace detail
 
 /// The shared-memory layout of `Stages` stages, each holding one buffer per box in `Boxes`.
@@ -30,8 +37,10 @@ struct stage_ring {
   static constexpr std::size_t alignment = 128;
   static constexpr int stages = Stages;
   static constexpr int buffers = sizeof...(Boxes);
-  /// Bytes of the barrier header: 8 per full and empty mbarrier, 8 for the init word, rounded to 128.
-  static constexpr std::size_t header_bytes = detail::round_up(16 * std::size_t(Stages) + 8, alignment);
+  /// The box type of buffer I.
+  template <int I> using box_type = typename detail::nth<I, Boxes...>::type;
+  /// Bytes of the barrier header: 8 per FULL and EMPTY mbarrier of each stage, rounded to 128.
+  static constexpr std::size_t header_bytes = detail::round_up(16 * std::size_t(Stages), alignment);
   /// Bytes each buffer occupies in a stage (its box, rounded up to 128).
   static constexpr std::size_t buffer_bytes[sizeof...(Boxes)] = {detail::round_up(Boxes::bytes, alignment)...};
   /// Byte offset of buffer I inside a stage.

@@ -25,6 +25,18 @@ int kernel_max_threads(K kernel) {
   return attr.maxThreadsPerBlock;
 }
 
+/// Launch the instantiation `make(P{})` of a test kernel for Path; under path::automatic, the
+/// instantiation porter::launch chooses on the host (kernel_family).
+template <class Path, class Make, class... Args>
+void launch_as(Make make, dim3 grid, dim3 block, std::size_t smem, Args&&... args) {
+  if constexpr (std::is_same_v<Path, porter::path::automatic>)
+    porter::launch<Path>(porter::kernel_family{make}, grid, block, smem, nullptr, std::forward<Args>(args)...);
+  else
+    porter::launch<Path>(make(Path{}), grid, block, smem, nullptr, std::forward<Args>(args)...);
+}
+/// The instantiation whose attributes stand for the kernel (automatic: staged, which every build has).
+template <class Path> using attr_path = std::conditional_t<std::is_same_v<Path, porter::path::automatic>, porter::path::staged, Path>;
+
 template <class Box>
 source_spec spec() {
   source_spec s;
@@ -73,9 +85,9 @@ tile_kernel common(std::shared_ptr<source_set<Boxes...>> set) {
   k.forced = !std::is_same_v<Path, porter::path::automatic>;
   if constexpr (!std::is_same_v<Path, porter::path::automatic>) k.path = Path::id;
   k.stages = S;
-  k.shared_bytes = porter::pipeline<Path, S, Boxes...>::shared_bytes;
+  using ring = porter::stage_ring<S, Boxes...>;
+  k.shared_bytes = ring::bytes;  // the same for every path
   k.sources = {spec<Boxes>()...};
-  using ring = typename porter::pipeline<Path, S, Boxes...>::ring;
   for (std::size_t i = 0; i < k.sources.size(); ++i) k.sources[i].buffer_bytes = ring::buffer_bytes[i];
   using seq = std::index_sequence_for<Boxes...>;
   k.build = [set](int i, const geometry& g, const void* ptr) { set->build(i, g, ptr, seq{}); };
@@ -91,14 +103,14 @@ template <class Path, int S, class Box>
 tile_kernel box_kernel_under_test() {
   auto set = std::make_shared<detail::source_set<Box>>();
   tile_kernel k = detail::common<Path, S, Box>(set);
-  auto kernel = &box_kernel<Path, S, Box>;
-  k.max_threads = detail::kernel_max_threads(kernel);
+  auto make = [](auto p) { return &box_kernel<decltype(p), S, Box>; };
+  k.max_threads = detail::kernel_max_threads(make(detail::attr_path<Path>{}));
   k.schedule = "protocol";
   const std::size_t smem = k.shared_bytes;
-  k.launch = [set, kernel, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out,
-                                 int ahead, int prefill) {
-    porter::launch<Path>(kernel, grid, block, smem, nullptr, std::get<0>(set->src),
-                         reinterpret_cast<const porter::coord<Box::rank>*>(at[0]), work, out, ahead, prefill);
+  k.launch = [set, make, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out,
+                               int ahead, int prefill) {
+    detail::launch_as<Path>(make, grid, block, smem, std::get<0>(set->src), reinterpret_cast<const porter::coord<Box::rank>*>(at[0]),
+                            work, out, ahead, prefill);
   };
   return k;
 }
@@ -108,14 +120,14 @@ template <class Path, int S, class Box>
 tile_kernel for_each_tile_kernel_under_test() {
   auto set = std::make_shared<detail::source_set<Box>>();
   tile_kernel k = detail::common<Path, S, Box>(set);
-  auto kernel = &for_each_tile_kernel<Path, S, Box>;
-  k.max_threads = detail::kernel_max_threads(kernel);
+  auto make = [](auto p) { return &for_each_tile_kernel<decltype(p), S, Box>; };
+  k.max_threads = detail::kernel_max_threads(make(detail::attr_path<Path>{}));
   k.schedule = "for_each_tile";
   const std::size_t smem = k.shared_bytes;
-  k.launch = [set, kernel, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out,
-                                 int, int) {
-    porter::launch<Path>(kernel, grid, block, smem, nullptr, std::get<0>(set->src),
-                         reinterpret_cast<const porter::coord<Box::rank>*>(at[0]), work, out);
+  k.launch = [set, make, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out, int,
+                               int) {
+    detail::launch_as<Path>(make, grid, block, smem, std::get<0>(set->src), reinterpret_cast<const porter::coord<Box::rank>*>(at[0]),
+                            work, out);
   };
   return k;
 }
@@ -125,15 +137,15 @@ template <class Path, int S, class A, class B>
 tile_kernel pair_kernel_under_test() {
   auto set = std::make_shared<detail::source_set<A, B>>();
   tile_kernel k = detail::common<Path, S, A, B>(set);
-  auto kernel = &pair_kernel<Path, S, A, B>;
-  k.max_threads = detail::kernel_max_threads(kernel);
+  auto make = [](auto p) { return &pair_kernel<decltype(p), S, A, B>; };
+  k.max_threads = detail::kernel_max_threads(make(detail::attr_path<Path>{}));
   k.schedule = "protocol";
   const std::size_t smem = k.shared_bytes;
-  k.launch = [set, kernel, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out,
-                                 int ahead, int prefill) {
-    porter::launch<Path>(kernel, grid, block, smem, nullptr, std::get<0>(set->src), std::get<1>(set->src),
-                         reinterpret_cast<const porter::coord<A::rank>*>(at[0]),
-                         reinterpret_cast<const porter::coord<B::rank>*>(at[1]), work, out, ahead, prefill);
+  k.launch = [set, make, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out,
+                               int ahead, int prefill) {
+    detail::launch_as<Path>(make, grid, block, smem, std::get<0>(set->src), std::get<1>(set->src),
+                            reinterpret_cast<const porter::coord<A::rank>*>(at[0]), reinterpret_cast<const porter::coord<B::rank>*>(at[1]),
+                            work, out, ahead, prefill);
   };
   return k;
 }
@@ -142,16 +154,16 @@ tile_kernel pair_kernel_under_test() {
 template <class Path, int S>
 bytes_kernel bytes_kernel_under_test() {
   bytes_kernel k;
-  auto kernel = &bytes_copy_kernel<Path, S>;
+  auto make = [](auto p) { return &bytes_copy_kernel<decltype(p), S>; };
   k.path_name = Path::name;
   k.stages = S;
-  k.shared_bytes = porter::pipeline<Path, S, bytes_box>::shared_bytes;
-  k.max_threads = detail::kernel_max_threads(kernel);
+  k.shared_bytes = porter::stage_ring<S, bytes_box>::bytes;
+  k.max_threads = detail::kernel_max_threads(make(detail::attr_path<Path>{}));
   k.buffer_bytes = bytes_box::bytes;
   const std::size_t smem = k.shared_bytes;
-  k.launch = [kernel, smem](dim3 grid, dim3 block, const unsigned char* base, const int* offs, const int* cnts, const int2* work,
-                            unsigned char* out, int ahead, int prefill) {
-    porter::launch<Path>(kernel, grid, block, smem, nullptr, base, offs, cnts, work, out, ahead, prefill);
+  k.launch = [make, smem](dim3 grid, dim3 block, const unsigned char* base, const int* offs, const int* cnts, const int2* work,
+                          unsigned char* out, int ahead, int prefill) {
+    detail::launch_as<Path>(make, grid, block, smem, base, offs, cnts, work, out, ahead, prefill);
   };
   return k;
 }
@@ -174,5 +186,7 @@ struct path_names {
   }
 };
 using all_paths = ::testing::Types<porter::path::tma, porter::path::cp_async, porter::path::staged, porter::path::automatic>;
+/// The concrete paths (kernels that are not launched through porter::kernel_family).
+using concrete_paths = ::testing::Types<porter::path::tma, porter::path::cp_async, porter::path::staged>;
 
 }  // namespace porter_test

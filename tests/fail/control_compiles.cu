@@ -35,5 +35,8 @@ template __global__ void control<porter::path::staged>(const __grid_constant__ p
                                                        const __grid_constant__ porter::tiled_source<pixels>, const std::uint16_t*, float*);
 
 void host_launch(const porter::tiled_source<tile>& src, const porter::tiled_source<pixels>& img, const std::uint16_t* raw, float* out) {
-  porter::launch<porter::path::automatic>(control<porter::path::staged>, dim3(1), dim3(128), 0, nullptr, src, img, raw, out);
+  // automatic is resolved on the host: the launch gets every instantiation of the kernel template.
+  porter::launch<porter::path::automatic>(porter::kernel_family{[](auto p) { return &control<decltype(p)>; }}, dim3(1), dim3(128), 0,
+                                          nullptr, src, img, raw, out);
+  porter::launch<porter::path::staged>(&control<porter::path::staged>, dim3(1), dim3(128), 0, nullptr, src, img, raw, out);
 }

@@ -133,7 +133,7 @@ def main():
     def has(name, pattern):
         return any(re.match(pattern, m) for m in mnems(name))
 
-    hip_kernels = ["walk_box_f32_w16", "walk_box_u8_w16", "walk_bytes_w16", "pipeline_staged", "pipeline_automatic"]
+    hip_kernels = ["walk_box_f32_w16", "walk_box_u8_w16", "walk_bytes_w16", "pipeline_staged", "pipeline_staged_s3"]
     for k in hip_kernels + ["control_staged_u8"]:
         check(k in funcs, "%s: kernel present in the %s assembly" % (k, args.arch))
     if failures:
@@ -174,12 +174,12 @@ def main():
     check(n16 >= 4, "walk_box_f32_w16: the batch of 4 chunks per lane is unrolled (%d global_load_dwordx4 sites)" % n16)
     sub = [b[2] for b in funcs["walk_box_f32_w16"] if SUBDWORD_LOAD.match(b[1])]
     check(not sub, "walk_box_f32_w16: float box, no sub-dword global loads %s" % (sub[:3] if sub else ""))
-    for k in ("pipeline_staged", "pipeline_automatic"):
+    for k in ("pipeline_staged", "pipeline_staged_s3"):
         check(has(k, r"^s_barrier$"), "%s: the stage completes through s_barrier" % k)
         check(has(k, r"^ds_read"), "%s: the consumer reads the tile with ds_read (LDS, not flat)" % k)
 
     control = byte_loops(funcs["control_staged_u8"])
-    check(bool(control), "control_staged_u8: the detector finds the generic staged backend's byte loop %s"
+    check(bool(control), "control_staged_u8: the detector finds the byte-at-a-time loop %s"
           % (control[:1] if control else "(NOT FOUND: the byte-loop check has no teeth)"))
 
     # Quote the heart of the aligned case for the log: the batch's loads, the wait, the LDS stores.

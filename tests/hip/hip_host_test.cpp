@@ -16,8 +16,7 @@
 namespace {
 
 static_assert(PORTER_HIP, "tests/hip is built by hipcc");
-static_assert(porter::backend::check_conformance<porter::backend::hip>(), "hip mirrors staged");
-static_assert(porter::backend::check_conformance<porter::backend::staged>(), "staged is the reference");
+static_assert(porter::backend::check_conformance<porter::backend::staged>(), "the staged lowering's AMD flavour conforms");
 
 using box24k = porter::box<float, 24, 256>;  // 24 KiB
 using three_stages = porter::pipeline<porter::path::staged, 3, box24k>;
@@ -47,9 +46,15 @@ __global__ void forced(const __grid_constant__ porter::tiled_source<box24k> src,
 }
 
 TEST(HipBackend, MirrorsStagedAndOwnsTheStagedPath) {
-  EXPECT_TRUE((std::is_same_v<porter::backend::hip::path, porter::path::staged>));
-  EXPECT_EQ(porter::backend::hip::path::completion, porter::completion::cta_barrier);
-  EXPECT_TRUE((std::is_same_v<porter::resolve_t<porter::path::automatic>, porter::path::staged>));
+  EXPECT_TRUE((std::is_same_v<porter::lowering_for<porter::path::staged>::path, porter::path::staged>));
+  EXPECT_EQ(porter::lowering_for<porter::path::staged>::path::completion, porter::completion::cta_barrier);
+  int n = 0;
+  porter::lowerings::for_each_path(porter::lowerings::all{}, [&](auto p) {
+    EXPECT_TRUE((std::is_same_v<decltype(p), porter::path::staged>)) << "the AMD registry lowers staged only";
+    ++n;
+  });
+  EXPECT_EQ(n, 1);
+  EXPECT_EQ(porter::backend::staged_copy::deferred_chunks<box24k>, 0);
   EXPECT_TRUE(porter::arch::hip);
   EXPECT_FALSE(porter::arch::has_tma);
   EXPECT_FALSE(porter::arch::has_cp_async);
@@ -124,7 +129,7 @@ TEST(HipDevice, AmdCapsNeverOfferNvidiaPathsAndExplainSaysWhy) {
   d.box[0] = 24; d.box[1] = 256;
   unsigned char map[128];
   int split = 0;
-  EXPECT_EQ(porter::detail::prepare_source(d, &caps, map, &split), porter::path_bit(porter::path_id::staged));
+  EXPECT_EQ(porter::detail::prepare_source(d, &caps, map, &split, nullptr), porter::path_bit(porter::path_id::staged));
   const std::string s = porter::explain(d, &caps);
   EXPECT_TRUE(contains(s, "device 'AMD Instinct MI250X' is an AMD GPU; TMA is an NVIDIA instruction family")) << s;
   EXPECT_TRUE(contains(s, "\nautomatic: staged")) << s;

@@ -2,26 +2,27 @@
 //
 // Compiled with hipcc --offload-arch=gfx90a --cuda-device-only -S (no GPU needed). Kernel names are
 // extern "C" so the checker finds them by name:
-//   walk_box_f32_w16    the hip lowering's aligned 16-byte case alone: 2D float box, W = 16
+//   walk_box_f32_w16    the staged lowering's AMD flavour, aligned 16-byte case alone: 2D float box, W = 16
 //   walk_box_u8_w16     the same for 1-byte elements (partial edge chunks need sub-dword pieces)
 //   walk_bytes_w16      a 16-byte aligned byte range, with its < 16-byte tail
 //   pipeline_staged     the whole path: pipeline<staged> + for_each_tile + async_copy
-//   pipeline_automatic  the same with path::automatic (resolves to staged on AMD)
-//   control_staged_u8   NEGATIVE CONTROL: the generic staged backend's byte loop, compiled for AMD.
-//                       The checker must find a byte loop here, or it could not find one anywhere.
+//   pipeline_staged_s3  the same with 3 stages (the protocol's one CTA barrier per step)
+//   control_staged_u8   NEGATIVE CONTROL: a byte-at-a-time copy loop (what a generic, untuned copy of
+//                       a 1-byte box does). The checker must find a byte loop here, or it could not
+//                       find one anywhere.
 #include <porter/porter.hpp>
 
 #include <type_traits>
 
 #include "backends/conformance.hpp"
 
-namespace hd = porter::backend::hip_detail;
+namespace hd = porter::backend::amd_detail;
 using box2 = porter::box<float, 32, 64>;
 using box_u8 = porter::box<unsigned char, 16, 128>;
 
-static_assert(porter::backend::check_conformance<porter::backend::hip>(), "hip mirrors staged");
-static_assert(std::is_same_v<porter::resolve_t<porter::path::automatic>, porter::path::staged>,
-              "automatic resolves to staged on AMD (both compile passes)");
+static_assert(porter::backend::check_conformance<porter::backend::staged>(), "the AMD flavour has the whole operation set");
+static_assert(std::is_same_v<porter::lowering_for<porter::path::staged>, porter::backend::staged>,
+              "the AMD registry lowers staged with the AMD flavour");
 
 namespace {
 /// Keep the LDS tile alive: every thread writes one landed element out.
@@ -55,10 +56,10 @@ extern "C" __global__ void walk_bytes_w16(const unsigned char* src, unsigned byt
   drain(tile, 8192u, out);
 }
 
-template <class Path>
+template <class Path, int S>
 __device__ void run_pipeline(const porter::tiled_source<box2>& src, float* out, int steps) {
   extern __shared__ unsigned char smem[];
-  porter::pipeline<Path, 2, box2> pipe(smem);
+  porter::pipeline<Path, S, box2> pipe(smem);
   porter::for_each_tile(
       pipe, src, steps, [](int i) { return porter::coord<2>{i * box2::dim(0), 0}; },
       [&](const porter::tile_view<box2>& t, int i) {
@@ -67,17 +68,21 @@ __device__ void run_pipeline(const porter::tiled_source<box2>& src, float* out, 
 }
 
 extern "C" __global__ void pipeline_staged(const __grid_constant__ porter::tiled_source<box2> src, float* out, int steps) {
-  run_pipeline<porter::path::staged>(src, out, steps);
+  run_pipeline<porter::path::staged, 2>(src, out, steps);
 }
 
-extern "C" __global__ void pipeline_automatic(const __grid_constant__ porter::tiled_source<box2> src, float* out, int steps) {
-  run_pipeline<porter::path::automatic>(src, out, steps);
+extern "C" __global__ void pipeline_staged_s3(const __grid_constant__ porter::tiled_source<box2> src, float* out, int steps) {
+  run_pipeline<porter::path::staged, 3>(src, out, steps);
 }
 
 extern "C" __global__ void control_staged_u8(const __grid_constant__ porter::tiled_source<box_u8> src, porter::coord<2> at,
                                              unsigned char* out) {
   alignas(128) __shared__ unsigned char tile[box_u8::elements];
-  const porter::detail::copy_context ctx{nullptr, threadIdx.x, blockDim.x};
-  porter::backend::staged::copy_box<box_u8>(tile, src, at, ctx);
+  // One byte per thread per step, with the tensor's bounds checked per byte.
+  for (unsigned k = threadIdx.x; k < box_u8::elements; k += blockDim.x) {
+    const long long r = at[0] + long long(k / box_u8::dim(1)), c = at[1] + long long(k % box_u8::dim(1));
+    const bool in = r >= 0 && r < src.extent[0] && c >= 0 && c < src.extent[1];
+    tile[k] = in ? src.ptr[r * src.stride[0] + c] : 0;
+  }
   drain(tile, unsigned(box_u8::elements), out);
 }

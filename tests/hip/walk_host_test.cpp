@@ -1,6 +1,6 @@
 // tests/hip/walk_host_test.cpp — the hip lowering's copy code, run on the host, byte for byte.
 //
-// porter/hip/walk.hpp takes its two memory operations as a policy. The AMD policy becomes
+// porter/staged/walk.hpp (AMD flavour) takes its two memory operations as a policy. The AMD policy becomes
 // global_load_* / ds_write_* (checked by check_gfx90a_asm.py); here a host policy runs the SAME
 // chunk, partial-chunk and tail code over host memory and checks every access: each load must be
 // W-byte aligned and read only bytes of tensor elements (never row padding, never outside the
@@ -22,12 +22,12 @@
 
 #include "porter/box.hpp"
 #include "porter/detail/copy_context.hpp"
-#include "porter/hip/walk.hpp"
+#include "porter/staged/walk.hpp"
 #include "porter/source.hpp"
 
 namespace {
 
-namespace hd = porter::backend::hip_detail;
+namespace hd = porter::backend::amd_detail;
 
 /// Host memory policy with bookkeeping: which source bytes may be read, which destination written.
 struct host_access {

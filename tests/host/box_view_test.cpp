@@ -10,7 +10,10 @@
 #include <gtest/gtest.h>
 
 #include "porter/box.hpp"
+#include "porter/cp_async/path.hpp"
 #include "porter/path.hpp"
+#include "porter/staged/path.hpp"
+#include "porter/tma/path.hpp"
 
 namespace {
 
@@ -97,14 +100,14 @@ TEST(Path, NamesIdsCompletionAndMinimumCapability) {
   EXPECT_EQ(porter::path::cp_async::min_compute_capability, 80);
   EXPECT_EQ(porter::path::staged::min_compute_capability, 0);
   EXPECT_EQ(porter::path::tma::completion, porter::completion::mbarrier_tx);
-  EXPECT_EQ(porter::path::cp_async::completion, porter::completion::mbarrier_arrive);
+  EXPECT_EQ(porter::path::cp_async::completion, porter::completion::async_group);
   EXPECT_EQ(porter::path::staged::completion, porter::completion::cta_barrier);
   EXPECT_EQ(std::string(porter::completion_name(porter::completion::cta_barrier)), "CTA barrier");
   EXPECT_TRUE(porter::is_path<porter::path::automatic>::value);
+  EXPECT_FALSE(porter::is_concrete_path<porter::path::automatic>::value);
+  EXPECT_TRUE(porter::is_concrete_path<porter::path::tma>::value);
   EXPECT_FALSE(porter::is_path<int>::value);
-  // Host pass: no device code, so automatic resolves to the path that needs nothing.
-  EXPECT_TRUE((std::is_same_v<porter::resolve_t<porter::path::automatic>, porter::path::staged>));
-  EXPECT_TRUE((std::is_same_v<porter::resolve_t<porter::path::tma>, porter::path::tma>));
+  EXPECT_TRUE(porter::path::tma::nvidia_only && porter::path::cp_async::nvidia_only && !porter::path::staged::nvidia_only);
   EXPECT_FALSE(porter::arch::device_pass);
 }
 

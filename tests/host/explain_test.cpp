@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "fixtures.hpp"
+#include "porter/choose.hpp"
 #include "porter/source.hpp"
 
 namespace {
@@ -40,11 +41,6 @@ path_block block(const std::string& text, const std::string& path) {
   return b;
 }
 
-std::string last_line(const std::string& text) {
-  const auto ls = lines_of(text);
-  return ls.empty() ? std::string() : ls.back();
-}
-
 // The stencil example's source: every layout rule holds, so only the device decides.
 const porter::source_desc grid = desc(4, {1000, 1500}, {1500, 1}, {18, 72}, 0x100000);
 
@@ -57,11 +53,13 @@ TEST(Explain, WithoutADeviceOnlyStagedAndTheReasonIsNamed) {
   const auto tma = block(s, "tma"), cpa = block(s, "cp_async"), st = block(s, "staged");
   ASSERT_TRUE(tma.found && cpa.found && st.found) << s;
   EXPECT_EQ(tma.head, "tma: refused");
-  EXPECT_TRUE(Contains(tma.bullets, "no device to run TMA on [rule tma.device]"));
+  // "no device" is said once, in the header; each path says what it would need.
+  EXPECT_TRUE(Contains(tma.bullets, "needs a device with TMA [rule tma.device]"));
   EXPECT_EQ(cpa.head, "cp_async: refused");
-  EXPECT_TRUE(Contains(cpa.bullets, "no device to run cp.async on [rule cp_async.device]"));
+  EXPECT_TRUE(Contains(cpa.bullets, "needs a device with cp.async [rule cp_async.device]"));
+  EXPECT_FALSE(Contains(tma.bullets + cpa.bullets, "no device"));
   EXPECT_EQ(st.head, "staged: yes");
-  EXPECT_EQ(last_line(s), "automatic: staged");
+  EXPECT_EQ(block(s, "automatic").head, "automatic: staged");
 }
 
 TEST(Explain, OnAnH200EveryPathSaysYesAndAutomaticIsTma) {
@@ -73,7 +71,7 @@ TEST(Explain, OnAnH200EveryPathSaysYesAndAutomaticIsTma) {
   EXPECT_EQ(block(s, "staged").head, "staged: yes");
   EXPECT_FALSE(Contains(s, "[rule"));  // nothing refused
   EXPECT_TRUE(Contains(block(s, "cp_async").bullets, "cp.async.cg"));
-  EXPECT_EQ(last_line(s), "automatic: tma");
+  EXPECT_EQ(block(s, "automatic").head, "automatic: tma");
 }
 
 TEST(Explain, OnAnA100TmaIsRefusedNamingTheDeviceAndAutomaticIsCpAsync) {
@@ -84,7 +82,7 @@ TEST(Explain, OnAnA100TmaIsRefusedNamingTheDeviceAndAutomaticIsCpAsync) {
   EXPECT_TRUE(Contains(tma.bullets, "device 'NVIDIA A100-SXM4-80GB' has no TMA (needs compute capability 9.0; it has 8.0) [rule tma.device]"));
   EXPECT_EQ(block(s, "cp_async").head, "cp_async: yes");
   EXPECT_EQ(block(s, "staged").head, "staged: yes");
-  EXPECT_EQ(last_line(s), "automatic: cp_async");
+  EXPECT_EQ(block(s, "automatic").head, "automatic: cp_async");
 }
 
 TEST(Explain, OnAT4OnlyStagedIsLeft) {
@@ -95,7 +93,7 @@ TEST(Explain, OnAT4OnlyStagedIsLeft) {
   EXPECT_TRUE(Contains(block(s, "cp_async").bullets,
                        "device 'Tesla T4' has no cp.async (needs compute capability 8.0; it has 7.5) [rule cp_async.device]"));
   EXPECT_EQ(block(s, "staged").head, "staged: yes");
-  EXPECT_EQ(last_line(s), "automatic: staged");
+  EXPECT_EQ(block(s, "automatic").head, "automatic: staged");
 }
 
 TEST(Explain, OnAHipDeviceTheNvidiaPathsAreRefusedEvenAtComputeCapability9) {
@@ -108,7 +106,7 @@ TEST(Explain, OnAHipDeviceTheNvidiaPathsAreRefusedEvenAtComputeCapability9) {
   EXPECT_EQ(block(s, "cp_async").head, "cp_async: refused");
   EXPECT_TRUE(Contains(block(s, "cp_async").bullets, "[rule cp_async.device]"));
   EXPECT_EQ(block(s, "staged").head, "staged: yes");
-  EXPECT_EQ(last_line(s), "automatic: staged");
+  EXPECT_EQ(block(s, "automatic").head, "automatic: staged");
 }
 
 TEST(Explain, HipRefusalSaysTheDeviceIsAmdInsteadOfQuotingItsComputeCapability) {
@@ -131,13 +129,13 @@ TEST(Explain, LayoutRefusalIsListedWithItsRuleAndAutomaticFallsBack) {
   EXPECT_FALSE(Contains(block(s, "tma").bullets, "tma.device"));  // the H200 has TMA
   EXPECT_EQ(block(s, "cp_async").head, "cp_async: yes");
   EXPECT_TRUE(Contains(block(s, "cp_async").bullets, "chunks of up to 4 B"));
-  EXPECT_EQ(last_line(s), "automatic: cp_async");
+  EXPECT_EQ(block(s, "automatic").head, "automatic: cp_async");
   // On an A100 the tma block carries both reasons: the layout and the device.
   const auto a = porter_test::a100();
   const std::string sa = porter::explain(d, &a);
   EXPECT_TRUE(Contains(block(sa, "tma").bullets, "[rule tma.stride_multiple_of_16]"));
   EXPECT_TRUE(Contains(block(sa, "tma").bullets, "[rule tma.device]"));
-  EXPECT_EQ(last_line(sa), "automatic: cp_async");
+  EXPECT_EQ(block(sa, "automatic").head, "automatic: cp_async");
 }
 
 TEST(Explain, TwoByteAlignedRowsLeaveOnlyStagedEvenOnAnH200) {
@@ -147,7 +145,7 @@ TEST(Explain, TwoByteAlignedRowsLeaveOnlyStagedEvenOnAnH200) {
   EXPECT_TRUE(Contains(block(s, "tma").bullets, "2002 B"));
   EXPECT_EQ(block(s, "cp_async").head, "cp_async: refused");
   EXPECT_TRUE(Contains(block(s, "cp_async").bullets, "only 2-byte aligned [rule cp_async.alignment_4]"));
-  EXPECT_EQ(last_line(s), "automatic: staged");
+  EXPECT_EQ(block(s, "automatic").head, "automatic: staged");
 }
 
 TEST(Explain, SplitOutermostDimensionIsReported) {
@@ -156,6 +154,30 @@ TEST(Explain, SplitOutermostDimensionIsReported) {
   const std::string s = porter::explain(d, &h);
   EXPECT_EQ(block(s, "tma").head, "tma: yes");
   EXPECT_TRUE(Contains(block(s, "tma").bullets, "each box is 2 copies of 256"));
+}
+
+TEST(Explain, AutomaticSaysWhyAndDemotesTmaForBoxesBelowTheBreakEven) {
+  const auto h = porter_test::h200();
+  const auto& be = porter::break_even_for(h);
+  ASSERT_GT(be.tensor_box_bytes, 16);
+  // A 2D box of 16-byte rows, 4 rows: 64 B per TMA copy, below any measured break-even.
+  const auto small = desc(4, {1024, 1024}, {1024, 1}, {4, 4}, 0x100000);
+  const std::string s = porter::explain(small, &h);
+  EXPECT_EQ(block(s, "tma").head, "tma: yes");
+  const auto a = block(s, "automatic");
+  EXPECT_EQ(a.head, "automatic: cp_async");
+  EXPECT_TRUE(Contains(a.bullets, "64 B, below the " + std::to_string(be.tensor_box_bytes) + " B")) << s;
+  // The stencil's 18 x 72 box (5184 B) is above it: tma, and the reason says so.
+  const auto g = block(porter::explain(grid, &h), "automatic");
+  EXPECT_EQ(g.head, "automatic: tma");
+  EXPECT_TRUE(Contains(g.bullets, "break-even"));
+  // The choice itself, for two sources: the smaller box decides.
+  const porter::source_desc* both[] = {&grid, &small};
+  EXPECT_EQ(porter::choose_path(~0u, h, both, 2).path, porter::path_id::cp_async);
+  EXPECT_EQ(porter::choose_path(~0u, h, both, 1).path, porter::path_id::tma);
+  // Without cp_async the demoted tma falls to staged; without tma the choice is cp_async.
+  EXPECT_EQ(porter::choose_path(porter::path_bit(porter::path_id::tma), h, both, 2).path, porter::path_id::staged);
+  EXPECT_EQ(porter::choose_path(porter::path_bit(porter::path_id::cp_async), h, both, 1).path, porter::path_id::cp_async);
 }
 
 TEST(Explain, AutomaticLineAgreesWithSelectPathOnEveryDevice) {
@@ -167,8 +189,8 @@ TEST(Explain, AutomaticLineAgreesWithSelectPathOnEveryDevice) {
     for (const auto& c : devices) {
       SCOPED_TRACE(c.name);
       const std::string s = porter::explain(d, &c);
-      EXPECT_EQ(last_line(s), std::string("automatic: ") +
-                                  porter::path_id_name(porter::select_path(r.mask, c.compute_capability(), c.hip)));
+      EXPECT_EQ(block(s, "automatic").head, std::string("automatic: ") +
+                                                porter::path_id_name(porter::select_path(r.mask, c.compute_capability(), c.hip)));
       EXPECT_EQ(s.find("automatic:"), s.rfind("automatic:"));  // exactly one such line
     }
   }

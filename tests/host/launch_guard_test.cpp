@@ -18,7 +18,7 @@ using porter_test::thrown;
 
 template <class P>
 void check_path(const porter::device_caps& caps, int kernel_ptx_cc) {
-  porter::check_path_on_device(P::name, P::min_compute_capability, caps, kernel_ptx_cc);
+  if constexpr (porter::is_concrete_path<P>::value) porter::check_path_on_device(P::id, caps, kernel_ptx_cc);
 }
 
 TEST(LaunchGuard, TmaForcedOnACc80DeviceIsRefusedNamingPathDeviceAndCapability) {
@@ -50,7 +50,7 @@ TEST(LaunchGuard, KernelCompiledForCompute80RunWithTmaOnAnH200IsRefused) {
   EXPECT_TRUE(Contains(e->what(), "compute_80"));
   EXPECT_TRUE(Contains(e->what(), "sm_90"));
   EXPECT_TRUE(Contains(e->what(), "NVIDIA H200"));
-  EXPECT_TRUE(Contains(e->what(), "PORTER_CUDA_ARCHITECTURES"));
+  EXPECT_TRUE(Contains(e->what(), "CUDA_ARCHITECTURES"));
   const auto c = thrown([] { check_path<porter::path::cp_async>(porter_test::h200(), 75); });
   ASSERT_TRUE(c);
   EXPECT_EQ(c->rule(), "launch.path_binary");
@@ -70,10 +70,10 @@ TEST(LaunchGuard, PathsThatFitTheDeviceAndTheBinaryPass) {
 }
 
 TEST(LaunchGuard, NvidiaPathsAreRefusedOnAHipDevice) {
-  for (const char* name : {"tma", "cp_async"}) {
+  for (porter::path_id p : {porter::path_id::tma, porter::path_id::cp_async}) {
+    const std::string name = porter::path_id_name(p);
     SCOPED_TRACE(name);
-    const int min_cc = std::string(name) == "tma" ? 90 : 80;
-    const auto e = thrown([&] { porter::check_path_on_device(name, min_cc, porter_test::mi250x(), 0); });
+    const auto e = thrown([&] { porter::check_path_on_device(p, porter_test::mi250x(), 0); });
     ASSERT_TRUE(e);
     EXPECT_EQ(e->code(), errc::path_unsupported);
     EXPECT_EQ(e->rule(), "launch.path_vendor");

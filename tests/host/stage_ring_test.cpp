@@ -27,10 +27,10 @@ static_assert(ring_tiny2::buffer_bytes[0] == 128 && ring_tiny2::buffer_bytes[1] 
               "a 4-byte box occupies a whole 128-byte line");
 static_assert(ring_tiny2::buffer_offset(1) == 128, "the second tiny buffer starts on the next line");
 static_assert(ring_tiny2::stage_bytes == 256, "two padded tiny buffers per stage");
-static_assert(ring_tiny2::header_bytes == 128, "2 stages: 2 x (full + empty) mbarriers + init word fit in one line");
+static_assert(ring_tiny2::header_bytes == 128, "2 stages: 2 x (full + empty) mbarriers fit in one line");
 static_assert(ring_tiny2::bytes == 128 + 128 + 2 * 256, "slack + header + stages");
-static_assert(stage_ring<8, halo>::header_bytes == 256, "8 stages: 16 mbarriers (128 B) + init word spill into a second line");
-static_assert(stage_ring<7, halo>::header_bytes == 128, "7 stages: 14 mbarriers (112 B) + init word fit in one line");
+static_assert(stage_ring<8, halo>::header_bytes == 128, "8 stages: 16 mbarriers (128 B) fill exactly one line");
+static_assert(stage_ring<7, halo>::header_bytes == 128, "7 stages: 14 mbarriers (112 B) fit in one line");
 static_assert(stage_ring<3, halo>::stage_bytes == 5248, "5184 B rounded up to 41 lines");
 static_assert(stage_ring<3, halo, pair>::buffer_offset(1) == 5248 && stage_ring<3, halo, pair>::stage_bytes == 5376,
               "a second buffer starts after the first's padding");
@@ -64,8 +64,8 @@ void check_ring(const ring_facts& f) {
   EXPECT_EQ(f.alignment, 128u);
   EXPECT_EQ(f.stages, S);
   EXPECT_EQ(f.buffers, n);
-  // Header: room for S full + S empty 8-byte mbarriers and the 4-byte init word, whole lines, no spare line.
-  const std::size_t need = 16u * std::size_t(S) + 8u;
+  // Header: room for S full + S empty 8-byte mbarriers, whole lines, no spare line.
+  const std::size_t need = 16u * std::size_t(S);
   EXPECT_EQ(f.header_bytes % 128, 0u);
   EXPECT_GE(f.header_bytes, need);
   EXPECT_LT(f.header_bytes - 128, need);
@@ -140,13 +140,13 @@ TEST(StageRing, PipelineExposesItsRingAndCompletion) {
   EXPECT_EQ(tma_pipe::stages, 4);
   EXPECT_TRUE((std::is_same_v<tma_pipe::box_type<1>, pair>));
   EXPECT_EQ(tma_pipe::completion_kind, porter::completion::mbarrier_tx);
-  EXPECT_TRUE(tma_pipe::uses_mbarrier);
-  EXPECT_EQ(cpa_pipe::completion_kind, porter::completion::mbarrier_arrive);
-  EXPECT_TRUE(cpa_pipe::may_cp_async);
+  EXPECT_EQ(cpa_pipe::completion_kind, porter::completion::async_group);
   EXPECT_EQ(stg_pipe::completion_kind, porter::completion::cta_barrier);
-  EXPECT_FALSE(stg_pipe::uses_mbarrier);
-  // In the host pass automatic resolves to staged: no device code is emitted there.
-  EXPECT_TRUE((std::is_same_v<porter::pipeline<porter::path::automatic, 2, halo>::sync_path, porter::path::staged>));
+  // Each pipeline drives its own path's lowering, found through the registry.
+  EXPECT_TRUE((std::is_same_v<tma_pipe::lowering::path, porter::path::tma>));
+  EXPECT_TRUE((std::is_same_v<cpa_pipe::lowering::path, porter::path::cp_async>));
+  EXPECT_TRUE((std::is_same_v<stg_pipe::lowering::path, porter::path::staged>));
+  EXPECT_EQ(stg_pipe::protocol_type::stages, 4);
 }
 
 }  // namespace

@@ -84,8 +84,8 @@ TEST_F(NoGpu, MakeTiledSourceSucceedsAndSupportsOnlyStaged) {
   for (unsigned char b : s.tensor_map) ASSERT_EQ(b, 0) << "no tensor map is encoded without a device";
   const std::string text = porter::explain(s);
   EXPECT_TRUE(Contains(text, "device: none (no usable GPU)"));
-  EXPECT_TRUE(Contains(text, "no device to run TMA on"));
-  EXPECT_TRUE(Contains(text, "no device to run cp.async on"));
+  EXPECT_TRUE(Contains(text, "needs a device with TMA"));
+  EXPECT_TRUE(Contains(text, "needs a device with cp.async"));
   EXPECT_TRUE(Contains(text, "staged: yes"));
   EXPECT_TRUE(Contains(text, "automatic: staged"));
 }

@@ -1,37 +1,46 @@
-// tests/lowering/conformance_test.cu — the NVIDIA backends (tma, cp_async, staged) pass porter::backend::check_conformance in every compile pass.
+// tests/lowering/conformance_test.cu — every lowering of the NVIDIA registry passes
+// porter::backend::check_conformance (copies and protocol) in every compile pass.
 //
 // The checks are static_asserts: if this file compiles for every target in PORTER_CUDA_ARCHITECTURES,
-// the backends mirror each other. The run-time tests below say which backend owns which path tag.
-// A drifted backend is rejected by tests/fail/backend_drift.cu.
+// the lowerings mirror each other. The run-time tests below say which lowering owns which path tag
+// and how it completes. A drifted lowering is rejected by tests/fail/backend_drift.cu and
+// tests/fail/protocol_drift.cu.
 #include <type_traits>
 
 #include <gtest/gtest.h>
 
 #include "backends/conformance.hpp"
-#include "porter/cp_async/copy.hpp"
-#include "porter/path.hpp"
-#include "porter/staged/copy.hpp"
-#include "porter/tma/copy.hpp"
-
-static_assert(porter::backend::check_conformance<porter::backend::staged>(), "staged is the reference backend");
-static_assert(porter::backend::check_conformance<porter::backend::tma>(), "tma mirrors staged");
-static_assert(porter::backend::check_conformance<porter::backend::cp_async>(), "cp_async mirrors staged");
+#include "porter/lowerings.hpp"
+#include "porter/pipeline.hpp"
 
 namespace {
 
-TEST(BackendConformance, EachBackendOwnsItsPathTag) {
-  EXPECT_TRUE((std::is_same_v<porter::backend::tma::path, porter::path::tma>));
-  EXPECT_TRUE((std::is_same_v<porter::backend::cp_async::path, porter::path::cp_async>));
-  EXPECT_TRUE((std::is_same_v<porter::backend::staged::path, porter::path::staged>));
-  EXPECT_EQ(porter::backend::tma::path::id, porter::path_id::tma);
-  EXPECT_EQ(porter::backend::cp_async::path::id, porter::path_id::cp_async);
-  EXPECT_EQ(porter::backend::staged::path::id, porter::path_id::staged);
+template <class... L>
+constexpr bool all_conform(porter::lowerings::list<L...>) {
+  return (porter::backend::check_conformance<L>() && ...);
+}
+static_assert(all_conform(porter::lowerings::all{}), "every lowering of the registry conforms");
+
+TEST(LoweringConformance, TheRegistryListsOneLoweringPerPathTag) {
+  EXPECT_TRUE((std::is_same_v<porter::lowering_for<porter::path::tma>, porter::backend::tma>));
+  EXPECT_TRUE((std::is_same_v<porter::lowering_for<porter::path::cp_async>, porter::backend::cp_async>));
+  EXPECT_TRUE((std::is_same_v<porter::lowering_for<porter::path::staged>, porter::backend::staged>));
+  int n = 0;
+  porter::lowerings::for_each_path(porter::lowerings::all{}, [&](auto p) {
+    EXPECT_EQ(static_cast<int>(decltype(p)::id), n) << "registry order is path_id order";
+    ++n;
+  });
+  EXPECT_EQ(n, porter::path_count);
 }
 
-TEST(BackendConformance, EachBackendCompletesTheWayItsPathSays) {
+TEST(LoweringConformance, EachLoweringCompletesTheWayItsPathSays) {
   EXPECT_EQ(porter::backend::tma::path::completion, porter::completion::mbarrier_tx);
-  EXPECT_EQ(porter::backend::cp_async::path::completion, porter::completion::mbarrier_arrive);
+  EXPECT_EQ(porter::backend::cp_async::path::completion, porter::completion::async_group);
   EXPECT_EQ(porter::backend::staged::path::completion, porter::completion::cta_barrier);
+  using box = porter::box<float, 8, 64>;
+  EXPECT_EQ((porter::pipeline<porter::path::tma, 3, box>::completion_kind), porter::completion::mbarrier_tx);
+  EXPECT_TRUE((std::is_same_v<porter::pipeline<porter::path::cp_async, 3, box>::protocol_type,
+                              porter::backend::cp_async_protocol<porter::stage_ring<3, box>>>));
 }
 
 }  // namespace

@@ -70,7 +70,6 @@ __global__ void lower_bytes(const unsigned char* src, unsigned bytes_per_step, u
 LOWERING_INSTANTIATE(porter::path::tma)
 LOWERING_INSTANTIATE(porter::path::cp_async)
 LOWERING_INSTANTIATE(porter::path::staged)
-LOWERING_INSTANTIATE(porter::path::automatic)
 #undef LOWERING_INSTANTIATE
 
 }  // namespace lowering

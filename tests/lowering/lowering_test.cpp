@@ -3,6 +3,7 @@
 // PORTER_PTX_SM75, PORTER_PTX_SM80, PORTER_PTX_SM90 and PORTER_PTX_SM90_DEBUG (PORTER_DEBUG=1) are
 // the paths of the PTX files built by tests/lowering/CMakeLists.txt (nvcc -ptx, then ptxas, per target).
 // Kernels are found by their mangled names: lower_<form>I...N6porter4path<len><path>E...
+#include <cctype>
 #include <map>
 #include <set>
 #include <string>
@@ -17,7 +18,7 @@ namespace {
 using porter_test::ptx_module;
 
 const char* const forms[] = {"box1d", "box2d", "box3d", "bytes"};
-const char* const paths[] = {"tma", "cp_async", "staged", "automatic"};
+const char* const paths[] = {"tma", "cp_async", "staged"};  // automatic is resolved on the host: no kernel of its own
 
 /// The mangled spelling of porter::path::<p> inside a template argument list: "4path3tmaE".
 std::string path_tag(const std::string& p) { return "4path" + std::to_string(p.size()) + p + "E"; }
@@ -144,7 +145,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
   for (int sm : {75, 80, 90}) {
     const ptx_module& m = module(sm);
     EXPECT_EQ(m.target(), "sm_" + std::to_string(sm));
-    EXPECT_EQ(m.entries().size(), 16u) << "sm_" << sm;
+    EXPECT_EQ(m.entries().size(), 12u) << "sm_" << sm;
     for (const char* f : forms)
       for (const char* p : paths) {
         const auto k = code(sm, p, f);
@@ -153,10 +154,42 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
       }
   }
   EXPECT_EQ(module(90, true).target(), "sm_90");
-  EXPECT_EQ(module(90, true).entries().size(), 16u);
+  EXPECT_EQ(module(90, true).entries().size(), 12u);
 }
 
 // ---- tma ---------------------------------------------------------------------------------------------
+
+/// Lines of `k` that contain `instr`.
+std::vector<std::string> lines_with(const kernel_code& k, const std::string& instr) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while ((at = k.text.find(instr, at)) != std::string::npos) {
+    const std::size_t b = k.text.rfind('\n', at), e = k.text.find('\n', at);
+    out.push_back(k.text.substr(b + 1, e == std::string::npos ? e : e - b - 1));
+    at += instr.size();
+  }
+  return out;
+}
+
+/// The arrival count operand of every mbarrier.init in `k`: an immediate, or the value a register
+/// was last set to with mov (the PTX nvcc emits for a constant argument); -1 when neither is seen.
+std::vector<long> init_counts(const kernel_code& k) {
+  std::vector<long> out;
+  for (const auto& line : lines_with(k, "mbarrier.init.shared::cta.b64")) {
+    const std::size_t comma = line.rfind(','), semi = line.rfind(';');
+    std::string op = line.substr(comma + 1, semi - comma - 1);
+    op.erase(0, op.find_first_not_of(" \t"));
+    if (!op.empty() && std::isdigit(static_cast<unsigned char>(op[0]))) {
+      out.push_back(std::stol(op));
+      continue;
+    }
+    long v = -1;
+    for (const auto& mov : lines_with(k, "mov.u32 \t" + op + ",")) v = std::stol(mov.substr(mov.rfind(',') + 1));
+    for (const auto& mov : lines_with(k, "mov.b32 \t" + op + ",")) v = std::stol(mov.substr(mov.rfind(',') + 1));
+    out.push_back(v);
+  }
+  return out;
+}
 
 TEST(LoweringSm90, TmaTensorBoxesAreBulkTensorCopiesCompletingOnAnMbarrier) {
   for (const char* f : {"box2d", "box3d"}) {
@@ -174,6 +207,23 @@ TEST(LoweringSm90, TmaTensorBoxesAreBulkTensorCopiesCompletingOnAnMbarrier) {
   }
 }
 
+TEST(LoweringSm90, TmaFullBarrierIsArmedOncePerStageByTheIssuingThread) {
+  // The protocol of backends/tma/porter/tma/protocol.hpp: FULL counts one arrival (the issuing
+  // thread's, at commit), the bytes come as transaction counts, and no EMPTY mbarrier exists.
+  for (const char* f : forms) {
+    const auto k = code(90, "tma", f);
+    const auto counts = init_counts(k);
+    ASSERT_FALSE(counts.empty()) << k.label;
+    for (long c : counts) EXPECT_EQ(c, 1) << k.label << ": every mbarrier is initialised with arrival count 1";
+    // One arrive per commit site (run_pipeline has two: prologue and steady state), never one per
+    // thread in a loop, and never a wait for an EMPTY barrier (the reuse guard is a CTA barrier).
+    EXPECT_EQ(lines_with(k, "mbarrier.arrive").size(), 2u) << k.label;
+    EXPECT_EQ(lines_with(k, "mbarrier.try_wait.parity").size(), 1u) << k.label << ": consumers wait on FULL only";
+    EXPECT_TRUE(lacks(k, "mbarrier.arrive.expect_tx"));
+    EXPECT_TRUE(lacks(k, "cp.async.mbarrier.arrive"));
+  }
+}
+
 TEST(LoweringSm90, TmaOneDimensionalBoxesAndByteRangesAreBulkCopies) {
   for (const char* f : {"box1d", "bytes"}) {
     const auto k = code(90, "tma", f);
@@ -183,6 +233,8 @@ TEST(LoweringSm90, TmaOneDimensionalBoxesAndByteRangesAreBulkCopies) {
     EXPECT_TRUE(has(k, "mbarrier.try_wait.parity"));
     EXPECT_TRUE(lacks(k, "cp.async.cg"));
     EXPECT_TRUE(lacks(k, "cp.async.ca"));
+    // Thread-load fallbacks (unaligned heads and tails) are fenced for the async proxy.
+    EXPECT_TRUE(has(k, "fence.proxy.async.shared::cta"));
   }
 }
 
@@ -209,30 +261,29 @@ TEST(LoweringWrongTarget, CpAsyncBuiltForSm75IsATrapStubWithoutCpAsync) {
 
 // ---- cp_async ----------------------------------------------------------------------------------------
 
-TEST(LoweringSm80, CpAsyncUsesChunkCopiesGroupsAndTestWait) {
+TEST(LoweringSm80, CpAsyncUsesChunkCopiesGroupsAndOneCtaBarrier) {
   for (const char* f : forms) {
     const auto k = code(80, "cp_async", f);
     EXPECT_TRUE(has(k, "cp.async.cg.shared.global"));  // 16-byte chunks
     EXPECT_TRUE(has(k, "cp.async.ca.shared.global"));  // 8- and 4-byte chunks
     EXPECT_TRUE(has(k, "cp.async.commit_group"));
     EXPECT_TRUE(has(k, "cp.async.wait_group"));
+    EXPECT_TRUE(has(k, "bar.sync"));
     EXPECT_TRUE(lacks(k, "cp.async.bulk"));
-    EXPECT_TRUE(lacks(k, "mbarrier.expect_tx"));
-    EXPECT_TRUE(has(k, "mbarrier.test_wait.parity"));
-    EXPECT_TRUE(lacks(k, "mbarrier.try_wait"));  // sm_90 instruction
+    EXPECT_TRUE(lacks(k, "mbarrier"));  // the multistage protocol: no mbarrier traffic at all
     EXPECT_FALSE(uses_string(k, "compiled for a target without"));
   }
 }
 
-TEST(LoweringSm90, CpAsyncStaysCpAsyncOnHopper) {
+TEST(LoweringSm90, CpAsyncStaysCpAsyncOnHopperWithoutMbarriers) {
   for (const char* f : forms) {
     const auto k = code(90, "cp_async", f);
     EXPECT_TRUE(has(k, "cp.async.cg.shared.global"));
     EXPECT_TRUE(has(k, "cp.async.commit_group"));
-    EXPECT_TRUE(has(k, "cp.async.wait_group"));
+    EXPECT_TRUE(has(k, "cp.async.wait_group 1"));  // a 2-stage ring waits for all but the newer group
+    EXPECT_TRUE(has(k, "cp.async.wait_group 0"));  // ... and for everything in the drain
     EXPECT_TRUE(lacks(k, "cp.async.bulk"));
-    EXPECT_TRUE(lacks(k, "mbarrier.expect_tx"));
-    EXPECT_TRUE(has(k, "mbarrier.try_wait.parity"));
+    EXPECT_TRUE(lacks(k, "mbarrier"));
   }
 }
 
@@ -251,56 +302,22 @@ TEST(LoweringAllTargets, StagedIsPlainVectorLoadsAndCtaBarriers) {
     }
 }
 
-// ---- automatic ---------------------------------------------------------------------------------------
-
-TEST(LoweringSm90, AutomaticPrefersTma) {
-  for (const char* f : {"box2d", "box3d"}) EXPECT_TRUE(has(code(90, "automatic", f), "cp.async.bulk.tensor"));
-  for (const char* f : {"box1d", "bytes"}) EXPECT_TRUE(has(code(90, "automatic", f), "cp.async.bulk.shared::cluster"));
-  for (const char* f : forms) {
-    const auto k = code(90, "automatic", f);
-    EXPECT_TRUE(has(k, "mbarrier.expect_tx"));
-    EXPECT_FALSE(uses_string(k, "compiled for a target without"));
-  }
-  // Boxes a source refuses to TMA fall back to cp.async in the same kernel.
-  EXPECT_TRUE(has(code(90, "automatic", "box2d"), "cp.async.cg.shared.global"));
-}
-
-TEST(LoweringSm80, AutomaticIsCpAsync) {
-  for (const char* f : forms) {
-    const auto k = code(80, "automatic", f);
-    EXPECT_TRUE(has(k, "cp.async.cg.shared.global"));
-    EXPECT_TRUE(has(k, "cp.async.commit_group"));
-    EXPECT_TRUE(lacks(k, "cp.async.bulk"));
-    EXPECT_TRUE(lacks(k, "mbarrier.expect_tx"));
-    EXPECT_TRUE(lacks(k, "mbarrier.try_wait"));
-    EXPECT_TRUE(lacks(k, "trap;"));
-  }
-}
-
-TEST(LoweringSm75, AutomaticIsStaged) {
-  for (const char* f : forms) {
-    const auto k = code(75, "automatic", f);
-    EXPECT_TRUE(lacks(k, "cp.async"));
-    EXPECT_TRUE(lacks(k, "mbarrier"));
-    EXPECT_TRUE(lacks(k, "trap;"));
-    EXPECT_TRUE(has(k, "ld.global.v4.u32"));
-    EXPECT_TRUE(has(k, "bar.sync"));
-  }
-}
-
 // ---- debug builds: bounded waits that trap with a message (DESIGN.md invariant 5) ---------------------
 
 TEST(LoweringSm90, DebugWaitsAreBoundedAndNameTheStage) {
-  for (const char* p : {"tma", "cp_async", "automatic"}) {
-    const auto d = code(90, p, "box2d", /*debug=*/true);
-    EXPECT_TRUE(has(d, "%clock64"));
-    EXPECT_TRUE(has(d, "trap;"));
-    EXPECT_TRUE(uses_string(d, "full-barrier wait timed out"));
-    EXPECT_TRUE(uses_string(d, "empty-barrier wait timed out"));
-    EXPECT_TRUE(uses_string(d, "stage %u, phase %u"));
-    const auto r = code(90, p, "box2d");
-    EXPECT_TRUE(lacks(r, "%clock64"));
-    EXPECT_FALSE(uses_string(r, "timed out"));
+  const auto d = code(90, "tma", "box2d", /*debug=*/true);
+  EXPECT_TRUE(has(d, "%clock64"));
+  EXPECT_TRUE(has(d, "trap;"));
+  EXPECT_TRUE(uses_string(d, "full-barrier wait timed out"));
+  EXPECT_TRUE(uses_string(d, "stage %u, phase %u"));
+  const auto r = code(90, "tma", "box2d");
+  EXPECT_TRUE(lacks(r, "%clock64"));
+  EXPECT_FALSE(uses_string(r, "timed out"));
+  // cp_async and staged have no mbarrier wait to bound; their debug builds still check the tokens.
+  for (const char* p : {"cp_async", "staged"}) {
+    const auto dp = code(90, p, "box2d", /*debug=*/true);
+    EXPECT_TRUE(lacks(dp, "mbarrier"));
+    EXPECT_TRUE(uses_string(dp, "producer_acquire beyond capacity"));
   }
 }
 

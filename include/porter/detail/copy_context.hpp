@@ -7,10 +7,10 @@
 
 namespace porter::detail {
 
-/// Handed by the neutral API to a backend's copy_box / copy_bytes. Every thread of the CTA calls
-/// the backend with the same arguments; `thread` tells them apart.
+/// Handed by a lowering's protocol to its copy_box / copy_bytes. Every thread of the CTA calls the
+/// copy with the same arguments; `thread` tells them apart.
 struct copy_context {
-  std::uint64_t* full;   ///< the stage's full mbarrier (nullptr in CTA-barrier pipelines)
+  std::uint64_t* barrier; ///< the stage's completion mbarrier where the lowering has one (tma), else nullptr
   unsigned thread;       ///< linear thread index in the CTA, 0..nthreads-1
   unsigned nthreads;     ///< threads in the CTA (all of them take part)
 };

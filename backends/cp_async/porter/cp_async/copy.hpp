@@ -1,12 +1,13 @@
-// porter/cp_async/copy.hpp — the cp_async lowering (Ampere, sm_80+).
+// porter/cp_async/copy.hpp — the cp_async lowering's copies (Ampere, sm_80+).
 //
 // Every thread issues cp.async chunks of W bytes, W = 16 (cp.async.cg), 8 or 4 (cp.async.ca),
 // the widest the actual addresses allow. Out-of-bounds bytes are zero-filled by the src-size
 // operand: every chunk is issued, with src-size 0..W, so there is no divergent branch around the
 // copy. Addresses aligned below 4 bytes cannot use cp.async; those copies move with the staged
 // lowering's plain loads (explain() says when a source guarantees less than 4 bytes).
-// Completion: the pipeline's commit closes a cp.async group per stage; consumer_wait waits for this
-// thread's group (cp.async.wait_group) and then arrives on the stage's full mbarrier.
+// Completion is the protocol's (porter/cp_async/protocol.hpp): one cp.async group per stage, then
+// cp.async.wait_group and a CTA barrier. The plain-load fallback below 4 bytes completes with the
+// same barrier (its stores precede the barrier in each thread's program order).
 // Source: PTX ISA 8.x 9.7.9.25.3 (cp.async), CUDA C++ Programming Guide "Asynchronous Data Copies".
 #pragma once
 #include <cstddef>
@@ -21,9 +22,8 @@
 
 namespace porter::backend {
 
-struct cp_async {
-  using path = porter::path::cp_async;
-
+/// The cp_async copies. Same operation set as porter::backend::staged_copy.
+struct cp_async_copy {
 #if defined(__CUDACC__)
   /// Copy the box of `src` at `at` into `dst` (dense box layout, 128-byte aligned shared memory).
   /// Elements outside the tensor are zero-filled. Called by all threads of the CTA; the bytes are
@@ -52,7 +52,7 @@ struct cp_async {
       default: break;
     }
     if (done < bytes)
-      staged::copy_bytes(static_cast<unsigned char*>(dst) + done, static_cast<const unsigned char*>(src) + done,
+      staged_copy::copy_bytes(static_cast<unsigned char*>(dst) + done, static_cast<const unsigned char*>(src) + done,
                          bytes - done, ctx);
   }
 
@@ -70,7 +70,7 @@ struct cp_async {
     switch (w) {
       case 8: walk_box<Box, 8>(dst, src, at, ctx); break;
       case 4: walk_box<Box, 4>(dst, src, at, ctx); break;
-      default: staged::copy_box<Box>(dst, src, at, ctx); break;
+      default: staged_copy::copy_box<Box>(dst, src, at, ctx); break;
     }
   }
 

@@ -1,4 +1,4 @@
-// porter/tma/copy.hpp — the tma lowering (Hopper, sm_90+).
+// porter/tma/copy.hpp — the tma lowering's copies (Hopper, sm_90+).
 //
 // 2D-5D boxes: one elected thread (thread 0) raises the stage's expected transaction bytes by the
 // box size and issues cp.async.bulk.tensor copies with the source's tensor map; the TMA unit
@@ -9,7 +9,9 @@
 // destination must agree modulo 16); unaligned head and tail bytes (< 16 each), and ranges whose
 // source and destination disagree modulo 16, move with the staged lowering's thread loads; the
 // out-of-bounds part of a 1D box is stored as zero by the threads.
-// Completion: transaction bytes on the stage's full mbarrier, plus every thread's arrive at commit.
+// Completion is the protocol's (porter/tma/protocol.hpp): transaction bytes on the stage's FULL
+// mbarrier, armed by the issuing thread; the thread-load fallbacks end with a fence.proxy.async and
+// a CTA barrier, so their stores are ordered before the issuing thread's arrival at commit.
 // Source: PTX ISA 8.x 9.7.9.25.4 (cp.async.bulk), 9.7.9.25.5 (cp.async.bulk.tensor); CUDA C++
 // Programming Guide, "Asynchronous Data Copies using the Tensor Memory Accelerator".
 #pragma once
@@ -25,14 +27,13 @@
 
 namespace porter::backend {
 
-struct tma {
-  using path = porter::path::tma;
-
+/// The tma copies. Same operation set as porter::backend::staged_copy.
+struct tma_copy {
 #if defined(__CUDACC__)
   /// Copy the box of `src` at `at` into `dst` (dense box layout, 128-byte aligned shared memory).
   /// Elements outside the tensor read as zero. Precondition: src.supports(path_id::tma) and, for
   /// rank >= 2, `src` is a __grid_constant__ kernel parameter (traps otherwise). Called by all
-  /// threads of the CTA; completes on ctx.full.
+  /// threads of the CTA; completes on ctx.barrier.
   template <class Box>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
@@ -47,14 +48,14 @@ struct tma {
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
       if (lo > 0) detail::fill_zero(d, std::size_t(lo) * sizeof(T), ctx);
       if (hi < B) detail::fill_zero(d + hi * sizeof(T), std::size_t(B - hi) * sizeof(T), ctx);
-      if (lo > 0 || hi < B) after_generic_stores();
+      if (lo > 0 || hi < B) after_thread_stores();
       if (hi > lo) copy_bytes(d + lo * sizeof(T), src.ptr + (std::int64_t(at[0]) + lo), std::size_t(hi - lo) * sizeof(T), ctx);
     } else {
       // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary (the hardware
       // raises an illegal-instruction error otherwise); such boxes move with thread loads.
       if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0) {
-        staged::copy_box<Box>(dst, src, at, ctx);
-        after_generic_stores();
+        staged_copy::copy_box<Box>(dst, src, at, ctx);
+        after_thread_stores();
         return;
       }
       if (ctx.thread != 0) return;
@@ -62,7 +63,7 @@ struct tma {
       if (!__isGridConstant(tmap))
         ptx::trap_with("tma path: the tiled_source must be a __grid_constant__ const kernel parameter, "
                        "passed by reference down to async_copy (a copy in local memory has no tensor map)");
-      ptx::mbarrier_expect_tx(ctx.full, std::uint32_t(Box::bytes));
+      ptx::mbarrier_expect_tx(ctx.barrier, std::uint32_t(Box::bytes));
       // 16-byte elements travel as pairs of 8-byte elements (no 16-byte TMA data type).
       constexpr int inner_scale = sizeof(T) == 16 ? 2 : 1;
       int c[5];
@@ -75,23 +76,23 @@ struct tma {
       for (int r = 0; r < Box::dim(0); r += split) {
         const int outer = at[0] + r;
         void* to = d + std::size_t(r) * slab;
-        if constexpr (R == 2) ptx::tensor_copy_g2s_2d(to, tmap, ctx.full, c[0], outer);
-        else if constexpr (R == 3) ptx::tensor_copy_g2s_3d(to, tmap, ctx.full, c[0], c[1], outer);
-        else if constexpr (R == 4) ptx::tensor_copy_g2s_4d(to, tmap, ctx.full, c[0], c[1], c[2], outer);
-        else ptx::tensor_copy_g2s_5d(to, tmap, ctx.full, c[0], c[1], c[2], c[3], outer);
+        if constexpr (R == 2) ptx::tensor_copy_g2s_2d(to, tmap, ctx.barrier, c[0], outer);
+        else if constexpr (R == 3) ptx::tensor_copy_g2s_3d(to, tmap, ctx.barrier, c[0], c[1], outer);
+        else if constexpr (R == 4) ptx::tensor_copy_g2s_4d(to, tmap, ctx.barrier, c[0], c[1], c[2], outer);
+        else ptx::tensor_copy_g2s_5d(to, tmap, ctx.barrier, c[0], c[1], c[2], c[3], outer);
       }
     }
   }
 
   /// Copy `bytes` bytes from global `src` to shared `dst`: cp.async.bulk for the body when both
   /// addresses agree modulo 16, thread loads for the rest. Exactly [dst, dst + bytes) is written.
-  /// Called by all threads of the CTA; completes on ctx.full.
+  /// Called by all threads of the CTA; completes on ctx.barrier.
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
                                        const detail::copy_context& ctx) {
     const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(src), dd = reinterpret_cast<std::uintptr_t>(dst);
     if (((s ^ dd) & 15u) != 0) {  // cannot be 16-byte aligned on both sides at once
-      staged::copy_bytes(dst, src, bytes, ctx);
-      after_generic_stores();
+      staged_copy::copy_bytes(dst, src, bytes, ctx);
+      after_thread_stores();
       return;
     }
     std::size_t head = (16u - (s & 15u)) & 15u;
@@ -104,21 +105,27 @@ struct tma {
       // The transaction count of one phase stays below 2^20 bytes: issue in pieces of 512 KiB at most.
       for (std::size_t off = 0; off < body; off += (std::size_t(1) << 19)) {
         const std::size_t n = body - off < (std::size_t(1) << 19) ? body - off : (std::size_t(1) << 19);
-        ptx::mbarrier_expect_tx(ctx.full, std::uint32_t(n));
-        ptx::bulk_copy_g2s(d + head + off, sp + head + off, std::uint32_t(n), ctx.full);
+        ptx::mbarrier_expect_tx(ctx.barrier, std::uint32_t(n));
+        ptx::bulk_copy_g2s(d + head + off, sp + head + off, std::uint32_t(n), ctx.barrier);
       }
     }
-    if (head) staged::copy_bytes(d, sp, head, ctx);
-    if (tail) staged::copy_bytes(d + head + body, sp + head + body, tail, ctx);
-    if (head || tail) after_generic_stores();
+    if (head) staged_copy::copy_bytes(d, sp, head, ctx);
+    if (tail) staged_copy::copy_bytes(d + head + body, sp + head + body, tail, ctx);
+    if (head || tail) after_thread_stores();
   }
 
  private:
-  // Bytes this path stores with plain st.shared may be overwritten by a TMA copy in a later pass
-  // over the ring (async proxy). Each writing thread orders its generic stores before later
-  // async-proxy accesses (PTX ISA 9.7.13.4, fence.proxy.async; CUDA C++ Programming Guide, TMA:
-  // "proxy fence ... before the bulk copy"); the pipeline's barriers carry the order to the issuer.
-  static PORTER_DEVICE PORTER_FORCEINLINE void after_generic_stores() { ptx::fence_proxy_async_shared_cta(); }
+  // Bytes this path stores with plain st.shared (the thread-load fallbacks):
+  //  * may be overwritten by a TMA copy in a later pass over the ring (async proxy): each writing
+  //    thread orders its generic stores before later async-proxy accesses (PTX ISA 9.7.13.4,
+  //    fence.proxy.async; CUDA C++ Programming Guide, TMA: "proxy fence ... before the bulk copy");
+  //  * must be visible to the consumers, whom only the issuing thread's arrival on FULL releases
+  //    (arrival count 1): a CTA barrier orders every thread's stores before that arrival.
+  // Collective: the fallback is taken by all threads or none (it depends only on the arguments).
+  static PORTER_DEVICE PORTER_FORCEINLINE void after_thread_stores() {
+    ptx::fence_proxy_async_shared_cta();
+    __syncthreads();
+  }
 
  public:
 #endif  // __CUDACC__

@@ -1,4 +1,5 @@
-// porter/hip/walk.hpp — the hip lowering's per-width copy loops (one chunk width W per function).
+// porter/staged/walk.hpp (AMD flavour) — the staged lowering's per-width copy loops on AMD (one chunk
+// width W per function).
 //
 // Geometry: exactly the staged and cp_async paths' (porter/detail/box_geometry.hpp): a box is cut
 // into chunks of W bytes, chunk k lands at byte k * W of the dense box, thread t takes chunks
@@ -21,7 +22,7 @@
 // every chunk and its shared-memory offset; `dst` points into __shared__ memory.
 //
 // `Access` supplies the two memory operations: Access::load<W>(const void*) -> vec_t<W> and
-// Access::store<W>(void*, vec_t<W>). The hip backend passes amd_access (porter/hip/lds.hpp:
+// Access::store<W>(void*, vec_t<W>). The AMD flavour passes amd_access (porter/staged/copy.hpp, over porter/amdgcn/memory.hpp:
 // global_load_* and ds_write_*); tests/hip passes a host policy that checks every address, so this
 // exact code is verified byte for byte on a machine without an AMD GPU.
 #pragma once
@@ -32,7 +33,7 @@
 #include "porter/detail/box_geometry.hpp"
 #include "porter/detail/copy_context.hpp"
 
-namespace porter::backend::hip_detail {
+namespace porter::backend::amd_detail {
 
 /// Chunks each lane loads before its first LDS store.
 inline constexpr unsigned batch = 4;
@@ -85,7 +86,7 @@ PORTER_HOST_DEVICE void walk_box(typename Box::element_type* dst, const Src& src
   using V = detail::vec_t<W>;
   constexpr unsigned E = sizeof(typename Box::element_type);
   constexpr std::size_t total64 = detail::box_chunks<Box, W>;
-  static_assert(total64 < (std::size_t(1) << 31), "porter hip backend: a box of 2^31 chunks or more does not fit any LDS.");
+  static_assert(total64 < (std::size_t(1) << 31), "porter staged (AMD flavour): a box of 2^31 chunks or more does not fit any LDS.");
   constexpr unsigned total = unsigned(total64);
   unsigned char* d = reinterpret_cast<unsigned char*>(dst);
   const auto fetch = [&](unsigned k, unsigned& off) -> V {
@@ -160,7 +161,7 @@ PORTER_HOST_DEVICE void walk_bytes(void* dst, const void* src, std::size_t bytes
   }
 }
 /// Copy a box with the widest chunk the addresses allow (box_chunk_bytes: 16, 8, 4, 2 or 1 bytes).
-/// The body of backend::hip::copy_box, with the memory operations as a parameter.
+/// The body of backend::staged_copy::copy_box (AMD flavour), with the memory operations as a parameter.
 template <class Access, class Box, class Src>
 PORTER_HOST_DEVICE void dispatch_box(typename Box::element_type* dst, const Src& src, const coord<Box::rank>& at,
                                      const detail::copy_context& ctx) {
@@ -174,7 +175,7 @@ PORTER_HOST_DEVICE void dispatch_box(typename Box::element_type* dst, const Src&
 }
 
 /// Copy a byte range with the widest chunk both addresses allow (widest_access of src | dst).
-/// The body of backend::hip::copy_bytes, with the memory operations as a parameter.
+/// The body of backend::staged_copy::copy_bytes (AMD flavour), with the memory operations as a parameter.
 template <class Access>
 PORTER_HOST_DEVICE void dispatch_bytes(void* dst, const void* src, std::size_t bytes, const detail::copy_context& ctx) {
   switch (detail::widest_access(reinterpret_cast<std::uintptr_t>(src) | reinterpret_cast<std::uintptr_t>(dst))) {
@@ -186,4 +187,4 @@ PORTER_HOST_DEVICE void dispatch_bytes(void* dst, const void* src, std::size_t b
   }
 }
 
-}  // namespace porter::backend::hip_detail
+}  // namespace porter::backend::amd_detail

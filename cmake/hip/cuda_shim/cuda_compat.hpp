@@ -1,8 +1,8 @@
-// porter/hip/cuda_compat.hpp — the CUDA runtime names that porter's host programs use, for HIP.
+// cmake/hip/cuda_shim/cuda_compat.hpp — the CUDA runtime names that porter's host programs use, for HIP.
 //
 // porter's examples and porter-bench are written once against the CUDA runtime (cudaMalloc,
 // cudaMemcpy, CUDA events, ...). The HIP build (cmake/hip) force-includes this header into those
-// programs only (-include porter/hip/cuda_compat.hpp), so they build for AMD GPUs unchanged. It is
+// programs only (-include .../cuda_shim/cuda_compat.hpp), so they build for AMD GPUs unchanged. It is
 // not part of porter's API and no porter header includes it: a user's HIP code is not handed CUDA
 // names it did not ask for.
 //

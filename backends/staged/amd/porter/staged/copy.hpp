@@ -1,16 +1,19 @@
-// porter/hip/copy.hpp — the hip lowering: the staged path, tuned for AMD GPUs (HIP, gfx9/CDNA).
+// porter/staged/copy.hpp — the staged lowering's copies, AMD flavour (HIP, gfx9/CDNA).
 //
-// Mirrors porter/staged/copy.hpp member for member (same names, same signatures; checked by
-// tests/hip): under HIP, porter::async_copy dispatches every copy here, whatever the pipeline's
-// path tag (only staged and automatic compile under HIP; automatic resolves to staged on AMD).
+// Mirrors the NVIDIA flavour (backends/staged/nvidia/porter/staged/copy.hpp) member for member:
+// same file name, same type (porter::backend::staged_copy), same operations and signatures (checked
+// by tests/hip through backends/conformance.hpp). The HIP build puts this folder on the include path
+// instead of the NVIDIA one; the staged protocol (porter/staged/protocol.hpp) is shared.
 //
-// Lowering, per thread (see porter/hip/walk.hpp): chunks of W bytes, W the widest access the
+// Lowering, per thread (see porter/staged/walk.hpp): chunks of W bytes, W the widest access the
 // addresses allow (16 for 16-byte aligned tensors, pitches and box rows), four global loads
 // (global_load_dwordx4 for W = 16) in flight before the first LDS store (ds_write_b128), the
 // compiler's s_waitcnt vmcnt between them. Out-of-bounds bytes are stored as zero. The bytes are
-// in LDS when copy_box returns for this thread; the pipeline's CTA barrier (s_waitcnt lgkmcnt(0),
+// in LDS when copy_box returns for this thread; the protocol's CTA barrier (s_waitcnt lgkmcnt(0),
 // s_barrier) publishes them to the workgroup. The shared-memory layout is the dense box layout of
 // every other path (porter/box.hpp), so tiles are bit-identical across paths and vendors.
+// Deferred copies: none on AMD (deferred_chunks is 0): the register prefetch of the NVIDIA flavour
+// has not been measured on AMD hardware, so the AMD flavour keeps the synchronous copy.
 //
 // Why not gfx90a's direct global-to-LDS loads (buffer_load_dword ... lds): see docs/hip.md. In
 // short: on gfx90a they move at most 4 bytes per lane (a 16-byte request does not compile with
@@ -24,15 +27,30 @@
 #include "porter/box.hpp"
 #include "porter/detail/box_geometry.hpp"
 #include "porter/detail/copy_context.hpp"
-#include "porter/hip/lds.hpp"
-#include "porter/hip/walk.hpp"
-#include "porter/path.hpp"
+#include "porter/amdgcn/memory.hpp"
+#include "porter/staged/walk.hpp"
 #include "porter/source.hpp"
 
 namespace porter::backend {
 
-struct hip {
-  using path = porter::path::staged;
+namespace amd_detail {
+#if PORTER_HIP
+/// The AMD flavour's memory operations for amd_detail::walk_box / walk_bytes (porter/staged/walk.hpp):
+/// global_load_* and ds_write_* through the instruction layer (porter/amdgcn/memory.hpp).
+struct amd_access {
+  template <unsigned W>
+  static PORTER_DEVICE PORTER_FORCEINLINE detail::vec_t<W> load(const void* p) { return amdgcn::load_global<W>(p); }
+  template <unsigned W>
+  static PORTER_DEVICE PORTER_FORCEINLINE void store(void* p, const detail::vec_t<W>& v) { amdgcn::store_lds<W>(p, v); }
+};
+#endif
+}  // namespace amd_detail
+
+/// The staged copies (AMD flavour). Same operation set as the NVIDIA flavour.
+struct staged_copy {
+  /// 16-byte chunks per thread the staged protocol keeps in registers: none on AMD (file comment).
+  template <class Box>
+  static constexpr int deferred_chunks = 0;
 
 #if PORTER_HIP
   /// Copy the box of `src` whose first element is at `at` into `dst` (dense box layout, 128-byte
@@ -41,14 +59,14 @@ struct hip {
   template <class Box>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
-    hip_detail::dispatch_box<hip_detail::amd_access, Box>(dst, src, at, ctx);
+    amd_detail::dispatch_box<amd_detail::amd_access, Box>(dst, src, at, ctx);
   }
 
   /// Copy `bytes` bytes from global `src` (any alignment) to LDS `dst` (any alignment).
   /// Exactly [dst, dst + bytes) is written. Called by all threads of the CTA.
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
                                        const detail::copy_context& ctx) {
-    hip_detail::dispatch_bytes<hip_detail::amd_access>(dst, src, bytes, ctx);
+    amd_detail::dispatch_bytes<amd_detail::amd_access>(dst, src, bytes, ctx);
   }
 #endif  // PORTER_HIP
 };

@@ -1,4 +1,5 @@
-// porter/hip/lds.hpp — AMD (HIP, clang) memory-access wrappers the hip lowering is built from.
+// porter/amdgcn/memory.hpp — AMD (HIP, clang) memory-access wrappers: porter's AMD instruction layer
+// (backends/isa/amdgcn), below the staged lowering's AMD flavour, which is its only user.
 //
 // One access kind per function, named after the instruction it should become on gfx9 (CDNA):
 //   load_global<W>   global_load_{ubyte,ushort,dword,dwordx2,dwordx4}   W = 1, 2, 4, 8, 16 bytes
@@ -18,7 +19,7 @@
 #include "porter/config.hpp"
 #include "porter/detail/copy_context.hpp"
 
-namespace porter::backend::hip_detail {
+namespace porter::amdgcn {
 
 #if PORTER_HIP
 /// Lanes in a wavefront of the device pass (64 on CDNA/GCN; 32 on RDNA in wave32 mode).
@@ -54,13 +55,6 @@ PORTER_DEVICE PORTER_FORCEINLINE void store_lds(void* p, const detail::vec_t<W>&
   __builtin_memcpy(&r, &v, W);
   *(__attribute__((address_space(3))) raw_t<W>*)(p) = r;
 }
-/// The hip backend's memory operations for hip_detail::walk_box / walk_bytes (porter/hip/walk.hpp).
-struct amd_access {
-  template <unsigned W>
-  static PORTER_DEVICE PORTER_FORCEINLINE detail::vec_t<W> load(const void* p) { return load_global<W>(p); }
-  template <unsigned W>
-  static PORTER_DEVICE PORTER_FORCEINLINE void store(void* p, const detail::vec_t<W>& v) { store_lds<W>(p, v); }
-};
 #endif  // PORTER_HIP
 
-}  // namespace porter::backend::hip_detail
+}  // namespace porter::amdgcn

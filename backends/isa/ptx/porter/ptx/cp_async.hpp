@@ -1,5 +1,7 @@
 // porter/ptx/cp_async.hpp — Ampere asynchronous copy wrappers (global -> shared), one per variant.
 //
+// The instruction layer (backends/isa/ptx): below the lowerings, which are its only users.
+//
 // Source: PTX ISA 8.x, section 9.7.9.25.3 "cp.async" (sm_80). The src-size operand (0..cp-size)
 // reads that many bytes and zero-fills the rest of the chunk; with src-size 0 nothing is read.
 #pragma once
@@ -64,21 +66,6 @@ PORTER_DEVICE PORTER_FORCEINLINE void cp_async_wait_group() {
 #else
   trap_with("cp.async needs sm_80 or newer");
 #endif
-}
-
-/// cp.async.wait_group with a run-time count (0..7; larger counts wait for all groups).
-PORTER_DEVICE PORTER_FORCEINLINE void cp_async_wait_group_dynamic(unsigned n) {
-  switch (n) {
-    case 0: cp_async_wait_group<0>(); break;
-    case 1: cp_async_wait_group<1>(); break;
-    case 2: cp_async_wait_group<2>(); break;
-    case 3: cp_async_wait_group<3>(); break;
-    case 4: cp_async_wait_group<4>(); break;
-    case 5: cp_async_wait_group<5>(); break;
-    case 6: cp_async_wait_group<6>(); break;
-    case 7: cp_async_wait_group<7>(); break;
-    default: cp_async_wait_group<0>(); break;
-  }
 }
 
 #endif  // __CUDACC__

@@ -1,9 +1,17 @@
-// porter/staged/copy.hpp — the staged lowering: vector loads to registers, shared-memory stores.
+// porter/staged/copy.hpp — the staged lowering's copies, NVIDIA flavour: vector loads to registers,
+// shared-memory stores.
 //
 // Runs on every GPU porter targets. Each thread moves chunks of W bytes (W = the widest access the
 // addresses allow, up to 16), four chunks per batch: four loads are issued before the first store,
-// so each thread keeps up to 64 bytes in flight. Out-of-bounds bytes are stored as zero. Completion
-// is the caller's: a CTA barrier (staged pipelines) or an mbarrier arrive (automatic on sm_80+).
+// so each thread keeps up to 64 bytes in flight. Out-of-bounds bytes are stored as zero. The bytes
+// are in shared memory when copy_box / copy_bytes return; the caller completes them (the staged
+// protocol's CTA barrier, or the tma / cp_async protocols for their thread-load fallbacks).
+//
+// Deferred copies (the staged protocol's register prefetch): load_deferred<Box, K> issues the loads
+// of this thread's first K 16-byte chunks of a box into registers and returns at once; store_deferred
+// stores them later, after the consumer has worked on another stage. Chunk k of a dense box lands at
+// byte 16 k, so only the values travel between the two calls. Chunks past the first K of each thread
+// move synchronously inside load_deferred.
 // Source: CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory".
 #pragma once
 #include <cstddef>
@@ -16,8 +24,16 @@
 
 namespace porter::backend {
 
-struct staged {
-  using path = porter::path::staged;
+/// The staged copies (NVIDIA flavour). Same operation set as backends/staged/amd/porter/staged/copy.hpp.
+struct staged_copy {
+  /// 16-byte chunks per thread the staged protocol may keep in registers for buffer `Box` (0: the
+  /// box cannot use 16-byte chunks). Sized for 256-thread CTAs: ceil(chunks / 256), at most 4
+  /// (64 B per thread); a smaller CTA moves the chunks past K synchronously.
+  template <class Box>
+  static constexpr int deferred_chunks =
+      Box::inner_bytes % 16 != 0 ? 0
+      : (detail::box_chunks<Box, 16> + 255) / 256 > 4 ? 4
+                                                      : int((detail::box_chunks<Box, 16> + 255) / 256);
 
 #if PORTER_GPU_COMPILER
   /// Copy the box of `src` whose first element is at `at` into `dst` (dense box layout, 128-byte
@@ -29,7 +45,7 @@ struct staged {
     // One walker per chunk width; all inline: an out-of-line call in a kernel costs more registers
     // (call ABI) than the walkers themselves (measured with ptxas -v on sm_90).
     const unsigned w = detail::box_chunk_bytes<Box>(src, at);
-    if (w == 16) walk_box<Box, 16>(dst, src, at, ctx);
+    if (w == 16) walk_box<Box, 16>(dst, src, at, ctx, 0);
     else narrow_box<Box>(w, dst, src, at, ctx);
   }
 
@@ -42,22 +58,61 @@ struct staged {
     else narrow_bytes(w, dst, src, bytes, ctx);
   }
 
+  /// Start copying the box at `at` into `dst`: when the box can move in 16-byte chunks, load this
+  /// thread's first K chunks (k = thread + u * nthreads, u < K) into `held` and return true (the
+  /// remaining chunks are stored before returning); store_deferred<Box, K> completes the copy.
+  /// Otherwise copy the whole box synchronously and return false. Collective.
+  template <class Box, int K>
+  static PORTER_DEVICE PORTER_FORCEINLINE bool load_deferred(detail::vec_t<16> (&held)[K], typename Box::element_type* dst,
+                                                             const tiled_source<Box>& src, const coord<Box::rank>& at,
+                                                             const detail::copy_context& ctx) {
+    const unsigned w = detail::box_chunk_bytes<Box>(src, at);
+    if (w != 16) {
+      narrow_box<Box>(w, dst, src, at, ctx);
+      return false;
+    }
+    constexpr std::size_t total = detail::box_chunks<Box, 16>;
+#pragma unroll
+    for (int u = 0; u < K; ++u) {
+      const std::size_t k = ctx.thread + std::size_t(u) * ctx.nthreads;
+      if (k < total) {
+        const detail::chunk_source cs = detail::locate_chunk<Box, 16>(src, at, k);
+        held[u] = load_chunk<16>(cs.src, cs.valid);
+      }
+    }
+    walk_box<Box, 16>(dst, src, at, ctx, std::size_t(K) * ctx.nthreads);
+    return true;
+  }
+
+  /// Store the chunks load_deferred<Box, K> held for this thread into `dst` (the same box buffer).
+  template <class Box, int K>
+  static PORTER_DEVICE PORTER_FORCEINLINE void store_deferred(const detail::vec_t<16> (&held)[K], void* dst,
+                                                              const detail::copy_context& ctx) {
+    constexpr std::size_t total = detail::box_chunks<Box, 16>;
+    detail::vec_t<16>* d = static_cast<detail::vec_t<16>*>(dst);
+#pragma unroll
+    for (int u = 0; u < K; ++u) {
+      const std::size_t k = ctx.thread + std::size_t(u) * ctx.nthreads;
+      if (k < total) d[k] = held[u];
+    }
+  }
+
  private:
   static constexpr int batch = 4;  // chunks per thread loaded before the first store
 
   template <class Box>
   static PORTER_DEVICE void narrow_box(unsigned w, typename Box::element_type* dst, const tiled_source<Box>& src,
-                                                       const coord<Box::rank>& at, const detail::copy_context& ctx) {
+                                       const coord<Box::rank>& at, const detail::copy_context& ctx) {
     switch (w) {
-      case 8: walk_box<Box, 8>(dst, src, at, ctx); break;
-      case 4: walk_box<Box, 4>(dst, src, at, ctx); break;
-      case 2: walk_box<Box, 2>(dst, src, at, ctx); break;
-      default: walk_box<Box, 1>(dst, src, at, ctx); break;
+      case 8: walk_box<Box, 8>(dst, src, at, ctx, 0); break;
+      case 4: walk_box<Box, 4>(dst, src, at, ctx, 0); break;
+      case 2: walk_box<Box, 2>(dst, src, at, ctx, 0); break;
+      default: walk_box<Box, 1>(dst, src, at, ctx, 0); break;
     }
   }
 
   static PORTER_DEVICE void narrow_bytes(unsigned w, void* dst, const void* src, std::size_t bytes,
-                                                         const detail::copy_context& ctx) {
+                                         const detail::copy_context& ctx) {
     switch (w) {
       case 8: walk_bytes<8>(dst, src, bytes, ctx); break;
       case 4: walk_bytes<4>(dst, src, bytes, ctx); break;
@@ -90,17 +145,18 @@ struct staged {
     return load_partial<W>(src, valid);
   }
 
+  // Chunks first, first + nthreads, ... of this thread's share, from chunk index thread + `skip`.
   template <class Box, unsigned W>
   static PORTER_DEVICE void walk_box(typename Box::element_type* dst, const tiled_source<Box>& src,
-                                     const coord<Box::rank>& at, const detail::copy_context& ctx) {
+                                     const coord<Box::rank>& at, const detail::copy_context& ctx, std::size_t skip) {
     using V = detail::vec_t<W>;
     if constexpr (Box::inner_bytes % W == 0) {  // other widths are never chosen: W divides the box row
       constexpr std::size_t total = detail::box_chunks<Box, W>;
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
-      for (std::size_t k0 = ctx.thread; k0 < total; k0 += std::size_t(batch) * ctx.nthreads) {
+      for (std::size_t k0 = ctx.thread + skip; k0 < total; k0 += std::size_t(batch) * ctx.nthreads) {
         V r[batch];
         std::size_t off[batch];
-  #pragma unroll
+#pragma unroll
         for (int u = 0; u < batch; ++u) {
           const std::size_t k = k0 + std::size_t(u) * ctx.nthreads;
           if (k < total) {
@@ -109,7 +165,7 @@ struct staged {
             r[u] = load_chunk<W>(cs.src, cs.valid);
           }
         }
-  #pragma unroll
+#pragma unroll
         for (int u = 0; u < batch; ++u) {
           const std::size_t k = k0 + std::size_t(u) * ctx.nthreads;
           if (k < total) *reinterpret_cast<V*>(d + off[u]) = r[u];

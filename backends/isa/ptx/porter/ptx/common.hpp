@@ -1,4 +1,8 @@
 // porter/ptx/common.hpp — helpers shared by the NVIDIA instruction wrappers.
+//
+// backends/isa/ptx is porter's NVIDIA instruction layer: one function per PTX instruction variant,
+// named after it, with its PTX syntax and ISA/SM requirement in the comment. The lowerings
+// (backends/tma, cp_async, staged) are its only users; the neutral API never includes it.
 #pragma once
 #include <cstdint>
 

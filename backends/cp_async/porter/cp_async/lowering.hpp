@@ -1,0 +1,18 @@
+// porter/cp_async/lowering.hpp — the cp_async lowering: its path tag, copies and protocol in one type.
+//
+// The NVIDIA registry (backends/registry/nvidia/porter/lowerings.hpp) lists this type; the neutral
+// API reaches it only through the registry.
+#pragma once
+#include "porter/cp_async/copy.hpp"
+#include "porter/cp_async/path.hpp"
+#include "porter/cp_async/protocol.hpp"
+
+namespace porter::backend {
+
+/// The cp_async lowering (see porter/cp_async/protocol.hpp for how a stage completes).
+struct cp_async : cp_async_copy {
+  using path = porter::path::cp_async;
+  template <class Ring> using protocol = cp_async_protocol<Ring>;
+};
+
+}  // namespace porter::backend

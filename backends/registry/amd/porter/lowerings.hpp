@@ -1,0 +1,66 @@
+// porter/lowerings.hpp — the AMD registry: every lowering a HIP build has, in one list.
+//
+// AMD GPUs run the staged lowering (its AMD flavour, backends/staged/amd). The NVIDIA path tags
+// (tma, cp_async) are known here, so that porter::launch can refuse them with a sentence, but they
+// have no lowering: a pipeline forced to one of them is a compile error, or, in a program built with
+// PORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH=1 that instantiates every path on purpose, a lowering that
+// traps (porter::launch refuses it on the host before it could run).
+// The CUDA build puts backends/registry/nvidia on the include path instead of this folder.
+#pragma once
+#include <cstddef>
+
+#include "porter/cp_async/path.hpp"
+#include "porter/detail/copy_context.hpp"
+#include "porter/detail/lowering_list.hpp"
+#include "porter/detail/trap.hpp"
+#include "porter/source.hpp"
+#include "porter/staged/lowering.hpp"
+#include "porter/tma/path.hpp"
+
+namespace porter {
+namespace lowerings {
+/// The lowerings of this vendor. porter::launch<path::automatic> chooses among them on the host.
+using all = list<backend::staged>;
+}  // namespace lowerings
+
+namespace backend {
+/// The stand-in for an NVIDIA path in a HIP program built with PORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH:
+/// porter::launch refuses it on the host (rule launch.path_vendor); if launched anyway, init traps.
+template <class Path>
+struct refused_on_amd {
+  using path = Path;
+  template <class Ring>
+  struct protocol {
+    static constexpr int stages = Ring::stages;
+#if PORTER_GPU_COMPILER
+    PORTER_DEVICE void init(unsigned char*, unsigned, unsigned) {
+      detail::trap("an NVIDIA path (tma or cp_async) was launched on an AMD GPU; porter::launch refuses this on the host");
+    }
+    PORTER_DEVICE void acquire(unsigned, unsigned) {}
+    template <int I, class Box>
+    PORTER_DEVICE void copy_box(unsigned, typename Box::element_type*, const tiled_source<Box>&, const coord<Box::rank>&) {}
+    template <int I>
+    PORTER_DEVICE void copy_bytes(unsigned, void*, const void*, std::size_t) {}
+    PORTER_DEVICE void commit(unsigned, unsigned) {}
+    PORTER_DEVICE void wait(unsigned, unsigned, unsigned) {}
+    PORTER_DEVICE void release(unsigned, unsigned) {}
+#endif
+  };
+};
+}  // namespace backend
+
+namespace detail {
+template <class Path> struct lowering_for {
+  static constexpr bool nvidia = Path::nvidia_only;
+  static_assert(!nvidia || PORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH,
+                "porter::pipeline: the tma and cp_async paths are NVIDIA instructions; under HIP use porter::path::staged "
+                "(a program that instantiates every path builds with -DPORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH=1: "
+                "porter::launch then refuses them).");
+  using type = std::conditional_t<nvidia, backend::refused_on_amd<Path>, lowerings::find_t<Path, lowerings::all>>;
+};
+}  // namespace detail
+
+/// The lowering that implements concrete path `Path` in this build.
+template <class Path> using lowering_for = typename detail::lowering_for<Path>::type;
+
+}  // namespace porter

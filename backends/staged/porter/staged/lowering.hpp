@@ -1,0 +1,19 @@
+// porter/staged/lowering.hpp — the staged lowering: its path tag, copies and protocol in one type.
+//
+// The registry (backends/registry/<vendor>/porter/lowerings.hpp) lists this type; the neutral API
+// (porter::pipeline, porter::async_copy) reaches it only through the registry. The copies come from
+// the flavour on the include path (backends/staged/nvidia or backends/staged/amd).
+#pragma once
+#include "porter/staged/copy.hpp"
+#include "porter/staged/path.hpp"
+#include "porter/staged/protocol.hpp"
+
+namespace porter::backend {
+
+/// The staged lowering (see porter/staged/protocol.hpp for how a stage completes).
+struct staged : staged_copy {
+  using path = porter::path::staged;
+  template <class Ring> using protocol = staged_protocol<Ring>;
+};
+
+}  // namespace porter::backend

@@ -1,0 +1,18 @@
+// porter/tma/lowering.hpp — the tma lowering: its path tag, copies and protocol in one type.
+//
+// The NVIDIA registry (backends/registry/nvidia/porter/lowerings.hpp) lists this type; the neutral
+// API reaches it only through the registry.
+#pragma once
+#include "porter/tma/copy.hpp"
+#include "porter/tma/path.hpp"
+#include "porter/tma/protocol.hpp"
+
+namespace porter::backend {
+
+/// The tma lowering (see porter/tma/protocol.hpp for how a stage completes).
+struct tma : tma_copy {
+  using path = porter::path::tma;
+  template <class Ring> using protocol = tma_protocol<Ring>;
+};
+
+}  // namespace porter::backend

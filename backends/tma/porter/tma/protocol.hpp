@@ -1,0 +1,114 @@
+// porter/tma/protocol.hpp — how a tma stage completes (Hopper, sm_90+).
+//
+// PROTOCOL (CTA-collective: every thread calls every operation, in the same order):
+//   header    one FULL mbarrier per stage (8 bytes each, at the start of the ring), initialised by
+//             thread 0 with arrival count 1, then fence.mbarrier_init (PTX ISA 9.7.13.15.9, 9.7.13.4).
+//   acquire   if no CTA barrier has passed since the stage to be refilled was released, one CTA
+//             barrier (porter/detail/reuse_guard.hpp): every thread's reads of the old contents are
+//             then ordered before thread 0 issues the copy engine's writes. No mbarrier traffic.
+//   copy      thread 0 raises FULL's expected transaction bytes (mbarrier.expect_tx) by the bytes of
+//             the copy and issues cp.async.bulk / cp.async.bulk.tensor completing on FULL
+//             (complete_tx::bytes). Boxes TMA cannot take (inner coordinate not 16-byte aligned;
+//             unaligned heads and tails of byte ranges) move with thread loads, followed by
+//             fence.proxy.async and a CTA barrier (porter/tma/copy.hpp).
+//   commit    thread 0 arrives on FULL, once: the phase completes when that arrival has happened and
+//             every expected byte has landed. FULL never sees per-thread arrivals.
+//   wait      every thread waits for FULL's phase of this pass (mbarrier.try_wait.parity, parity =
+//             pass & 1; acquire semantics: the landed bytes are visible to the waiting thread).
+//             Debug builds give up after PORTER_DEBUG_WAIT_CYCLES and trap naming stage and pass.
+//   release   no instruction: the next refill's acquire runs the CTA barrier if needed.
+// Why a phase cannot be confused with the next one: pass n+1 of a stage is only issued after a
+// CTA barrier that every thread reached after its wait for pass n, so no thread still waits for the
+// parity of pass n when pass n+1 completes.
+// Cost per step of porter::run_pipeline (S >= 2): one expect_tx and one copy per box and one
+// arrive, all by thread 0; one try_wait per thread; one CTA barrier.
+// Source: PTX ISA 8.x 9.7.13.15 (mbarrier: phases, arrival count, tx-count), 9.7.9.25.4/5 (bulk
+// copies); CUTLASS sm90_pipeline.hpp (PipelineTmaAsync: producer arms FULL with expect_tx).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "porter/detail/copy_context.hpp"
+#include "porter/detail/reuse_guard.hpp"
+#include "porter/detail/trap.hpp"
+#include "porter/ptx/mbarrier.hpp"
+#include "porter/source.hpp"
+#include "porter/tma/copy.hpp"
+
+#if !defined(PORTER_DEBUG_WAIT_CYCLES)
+/// Debug builds: cycles a thread may spin on one mbarrier phase before trapping (~2 s at 2 GHz).
+#  define PORTER_DEBUG_WAIT_CYCLES (4000000000LL)
+#endif
+
+namespace porter::backend {
+
+/// The tma protocol for a ring (porter::stage_ring<S, Boxes...>); see the file comment.
+template <class Ring>
+class tma_protocol {
+ public:
+  static constexpr int stages = Ring::stages;
+
+#if defined(__CUDACC__)
+  /// Initialise the FULL barriers in `header` (thread 0). Collective; the pipeline follows it with
+  /// a CTA barrier. Traps on a compile target without TMA (porter::launch refuses that on the host).
+  PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned nthreads) {
+    if constexpr (arch::device_pass && !arch::has_tma)
+      detail::trap("path tma was compiled for a target without TMA (needs sm_90); porter::launch refuses this on the host");
+    full_ = reinterpret_cast<std::uint64_t*>(header);
+    thread_ = thread;
+    nthreads_ = nthreads;
+    if (thread == 0) {
+      for (int s = 0; s < stages; ++s) ptx::mbarrier_init(full_ + s, 1);
+      ptx::fence_mbarrier_init();
+    }
+  }
+  /// Make stage `stage` of pass `pass` writable. Collective.
+  PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { guard_.before_acquire(stage, pass); }
+  /// Copy a box into buffer I of `stage`. Collective. Traps when the source does not allow tma.
+  template <int I, class Box>
+  PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
+                                                 const coord<Box::rank>& at) {
+    if (!src.supports(path_id::tma))
+      detail::trap("async_copy on path tma: this source does not allow tma (see porter::explain on the host)");
+    tma_copy::copy_box<Box>(dst, src, at, ctx(stage));
+  }
+  /// Copy `bytes` contiguous bytes into buffer I of `stage`. Collective.
+  template <int I>
+  PORTER_DEVICE PORTER_FORCEINLINE void copy_bytes(unsigned stage, void* dst, const void* src, std::size_t bytes) {
+    tma_copy::copy_bytes(dst, src, bytes, ctx(stage));
+  }
+  /// Thread 0's one arrival on FULL: the stage's copies are all issued. Collective.
+  PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) {
+    if (thread_ == 0) ptx::mbarrier_arrive(full_ + stage);
+  }
+  /// Wait for FULL's phase of pass `pass`. Collective.
+  PORTER_DEVICE PORTER_FORCEINLINE void wait(unsigned stage, unsigned pass, unsigned /*pending_after*/) {
+    std::uint64_t* bar = full_ + stage;
+    const unsigned parity = pass & 1u;
+#if PORTER_DEBUG
+    const long long t0 = clock64();
+    while (!ptx::mbarrier_try_wait_parity(bar, parity))
+      if (clock64() - t0 > PORTER_DEBUG_WAIT_CYCLES)
+        detail::trap_stage("consumer_wait: the stage never landed (full-barrier wait timed out: a thread skipped the call, "
+                           "or a copy never completed)",
+                           stage, pass);
+#else
+    while (!ptx::mbarrier_try_wait_parity(bar, parity)) {
+    }
+#endif
+  }
+  /// This thread is done reading the stage. Collective.
+  PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned /*stage*/, unsigned /*pass*/) { guard_.on_release(); }
+
+ private:
+  PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx(unsigned stage) const {
+    return detail::copy_context{full_ + stage, thread_, nthreads_};
+  }
+#endif  // __CUDACC__
+
+  std::uint64_t* full_ = nullptr;
+  detail::reuse_guard<Ring::stages> guard_{};
+  unsigned thread_ = 0, nthreads_ = 0;
+};
+
+}  // namespace porter::backend

@@ -1,0 +1,59 @@
+// core/src/choose.cpp — automatic's choice: capability order, then the measured break-even of tma.
+#include "porter/choose.hpp"
+
+#include <string>
+
+namespace porter {
+namespace {
+
+// Newest last. Until a device class has been measured, the entry before it applies.
+const tma_break_even table[] = {
+    {90, 1024, 1024, "initial values from the 2026-12-01 issue report on an H200 (1D 512-B tiles: tma 2.2x slower than staged; "
+                     "2D 1-KiB boxes: tma fastest); to be replaced by porter-bench --only crossover"},
+};
+
+std::string bytes_str(long long b) { return std::to_string(b) + " B"; }
+
+/// Bytes one TMA instruction moves for `d`'s box (1D: the box; 2D+: one copy of the split box).
+long long tma_copy_bytes(const source_desc& d, int split_rows) {
+  long long b = d.elem_bytes;
+  for (int i = 0; i < d.rank; ++i) b *= (i == 0 && d.rank >= 2) ? split_rows : d.box[i];
+  return b;
+}
+
+}  // namespace
+
+const tma_break_even& break_even_for(const device_caps& caps) {
+  const tma_break_even* best = &table[0];
+  for (const auto& e : table)
+    if (caps.compute_capability() >= e.min_cc) best = &e;
+  return *best;
+}
+
+path_choice choose_path(unsigned candidates, const device_caps& caps, const source_desc* const* sources, int nsources) {
+  candidates |= path_bit(path_id::staged);
+  const bool tma_ok = (candidates & path_bit(path_id::tma)) != 0;
+  const bool cpa_ok = (candidates & path_bit(path_id::cp_async)) != 0;
+  if (tma_ok) {
+    const tma_break_even& be = break_even_for(caps);
+    // The smallest copy decides: every box of the kernel goes through the one path.
+    for (int i = 0; i < nsources; ++i) {
+      const source_desc& d = *sources[i];
+      const support_report& r = detail::report_for(d);
+      const long long bytes = tma_copy_bytes(d, r.tma_split_rows > 0 ? r.tma_split_rows : d.box[0]);
+      const long long need = d.rank == 1 ? be.bulk_box_bytes : be.tensor_box_bytes;
+      if (bytes < need) {
+        const path_id alt = cpa_ok ? path_id::cp_async : path_id::staged;
+        return {alt, std::string(path_id_name(alt)) + ": tma is allowed, but source " + std::to_string(i) + "'s " +
+                         (d.rank == 1 ? "1D box" : "box copy") + " is " + bytes_str(bytes) + ", below the " + bytes_str(need) +
+                         " from which tma beats " + (cpa_ok ? "cp.async" : "thread loads") + " on " + caps.describe() +
+                         " (break-even: " + be.measured + ")"};
+      }
+    }
+    return {path_id::tma, "tma: the device, the binary and every source allow it, and every box is at least the break-even size"};
+  }
+  if (cpa_ok) return {path_id::cp_async, "cp_async: the best path the device, the binary and every source allow (tma is not)"};
+  return {path_id::staged, "staged: neither tma nor cp_async is allowed by the device, the binary and every source"};
+}
+
+}  // namespace porter

@@ -1,0 +1,45 @@
+// porter/detail/reuse_guard.hpp — when a CTA-collective ring needs a CTA barrier before a stage is
+// overwritten (the write-after-read hazard every lowering's protocol shares).
+//
+// A released stage may still be read by slower threads of the CTA. Before the producer writes it
+// again (copy engine, cp.async or plain stores), every thread's reads of it must be ordered before
+// those writes. In a CTA-collective ring a CTA barrier that every thread reaches AFTER releasing the
+// stage does that (PTX ISA 9.7.13.1, bar.sync: memory ordering among participating threads; the
+// copy engine's writes are issued after the barrier in the issuing thread's program order, as in
+// CUTLASS's multistage mainloops). Most protocols already run such a barrier once per step (the
+// cp_async and staged waits end with one), so the guard only adds one when none has passed:
+//
+//   acquire number a (= pass * S + stage) refills the stage released by release number a - S.
+//   That release is covered when the last CTA barrier came after it: a - S < released_at_barrier.
+//
+// Per-thread state, uniform across the CTA (every thread makes the same calls in the same order).
+#pragma once
+#include "porter/config.hpp"
+
+namespace porter::detail {
+
+/// Bookkeeping of releases and CTA barriers for one ring of `Stages` stages (see file comment).
+template <int Stages>
+struct reuse_guard {
+  unsigned released = 0;     ///< stages released so far by this thread
+  unsigned fenced = 0;       ///< `released` at the last CTA barrier every thread passed
+
+#if PORTER_GPU_COMPILER
+  /// A CTA barrier every thread passed has just completed (called by the protocol after it).
+  PORTER_DEVICE PORTER_FORCEINLINE void on_barrier() { fenced = released; }
+  /// This thread has released one more stage.
+  PORTER_DEVICE PORTER_FORCEINLINE void on_release() { ++released; }
+  /// Before acquire (stage, pass): run a CTA barrier if the stage's last release is not yet
+  /// covered by one. Collective (the condition is uniform across the CTA).
+  PORTER_DEVICE PORTER_FORCEINLINE void before_acquire(unsigned stage, unsigned pass) {
+    if (pass == 0) return;                                   // first pass: never read
+    const unsigned refilled = (pass - 1) * unsigned(Stages) + stage;  // the release it reuses
+    if (refilled >= fenced) {
+      __syncthreads();
+      fenced = released;
+    }
+  }
+#endif
+};
+
+}  // namespace porter::detail
