@@ -17,6 +17,7 @@
 #include "../kernels/compute.cuh"
 #include "../kernels/shapes.hpp"
 #include "../src/variants.hpp"
+#include "manual_common.hpp"
 
 namespace pb {
 namespace {
@@ -144,30 +145,11 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
       });
 }
 
-void check_launch(const char* what) {
-  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-    throw std::runtime_error(std::string(what) + ": launch failed: " + cudaGetErrorString(e));
-}
-
-/// Raise the kernel's dynamic shared memory limit when it needs more than 48 KiB.
-void allow_smem(const void* f, std::size_t bytes) {
-  if (bytes > 48 * 1024) cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
-}
-
-kernel_desc manual_desc(int stages, int threads, std::size_t stage_bytes, const void* f, const char* name) {
-  kernel_desc d;
-  d.impl = "manual";
-  d.path = porter::path_name<porter::path::cp_async>;  // the same instruction family, by hand
-  d.stages = stages;
-  d.threads = threads;
-  d.stage_bytes = stage_bytes;
-  d.smem = std::size_t(stages) * stage_bytes;
-  d.fixed_smem = 0;
-  d.min_cc = porter::path::cp_async::min_compute_capability;
-  d.async_copies = true;
-  d.func = f;
-  d.kernel = name;
-  return d;
+/// Registry description of a hand-written cp.async pipeline: `stages` stages of `stage_bytes`
+/// (dynamic shared memory, nothing else), path cp_async (the same instruction family, by hand).
+kernel_desc cp_async_desc(int stages, int threads, std::size_t stage_bytes, const void* f, const char* name) {
+  return manual_desc("manual", porter::path_name<porter::path::cp_async>, porter::path::cp_async::min_compute_capability,
+                     stages, threads, stage_bytes, std::size_t(stages) * stage_bytes, 0, f, name);
 }
 
 template <int S>
@@ -175,7 +157,7 @@ void add_manual(registry& r) {
   {
     auto* k = &pb_manual_stream<S>;
     const std::size_t sb = stream_shape::tile * sizeof(float);
-    r.stream.push_back({manual_desc(S, stream_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_stream"),
+    r.stream.push_back({cp_async_desc(S, stream_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_stream"),
                         [k, sb](const stream_problem& p, int grid) -> launcher {
                           if (p.n % 4) throw std::invalid_argument("manual stream needs n % 4 == 0");
                           allow_smem(reinterpret_cast<const void*>(k), S * sb);
@@ -189,7 +171,7 @@ void add_manual(registry& r) {
     constexpr int R = decltype(radius)::value;
     auto* k = &pb_manual_stencil<S, R>;
     const std::size_t sb = std::size_t(stencil_shape::tile_h + 2 * R) * (stencil_shape::tile_w + 2 * stencil_shape::pad_w) * sizeof(float);
-    r.stencil[R].push_back({manual_desc(S, stencil_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_stencil"),
+    r.stencil[R].push_back({cp_async_desc(S, stencil_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_stencil"),
                             [k, sb](const stencil_problem& p, int grid) -> launcher {
                               if (p.w % 4) throw std::invalid_argument("manual stencil needs w % 4 == 0");
                               allow_smem(reinterpret_cast<const void*>(k), S * sb);
@@ -204,7 +186,7 @@ void add_manual(registry& r) {
   {
     auto* k = &pb_manual_sgemm<S>;
     const std::size_t sb = std::size_t(sgemm_shape::bk) * (sgemm_shape::bm + sgemm_shape::bn) * sizeof(float);
-    r.sgemm.push_back({manual_desc(S, sgemm_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_sgemm"),
+    r.sgemm.push_back({cp_async_desc(S, sgemm_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_sgemm"),
                        [k, sb](const sgemm_problem& p, int grid) -> launcher {
                          if (p.m % 4 || p.n % 4) throw std::invalid_argument("manual sgemm needs m % 4 == 0 and n % 4 == 0");
                          allow_smem(reinterpret_cast<const void*>(k), S * sb);
