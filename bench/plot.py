@@ -32,6 +32,7 @@ COLORS = {
     "porter/cp_async": "#ff7f0e",
     "porter/staged": "#2ca02c",
     "manual/cp_async": "#d62728",
+    "manual/tma": "#17becf",
     "memcpy": "#7f7f7f",
     "copy-kernel": "#bcbd22",
     "cublas": "#7f7f7f",

@@ -149,6 +149,7 @@ int main(int argc, char** argv) {
   pb::register_default_kernels(cx.reg);
   pb::register_sweep_kernels(cx.reg);
   pb::register_manual_kernels(cx.reg);
+  pb::register_manual_tma_kernels(cx.reg);
 
   std::string why;
   auto caps = porter::query_device(opt.device, &why);

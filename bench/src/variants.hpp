@@ -16,8 +16,8 @@ namespace pb {
 
 /// How a variant moves its tiles (for the report).
 struct kernel_desc {
-  std::string impl;         ///< "porter" or "manual" (hand-written cp.async pipeline)
-  std::string path;         ///< porter::path_name<P>; "cp_async" for the manual pipelines
+  std::string impl;         ///< "porter" or "manual" (hand-written pipeline of `path`)
+  std::string path;         ///< porter::path_name<P>, or the instruction family a hand-written pipeline uses
   int stages = 0;           ///< pipeline stages
   int threads = 0;          ///< threads per CTA
   std::size_t smem = 0;     ///< dynamic shared memory per CTA, bytes
@@ -68,6 +68,7 @@ struct registry {
 void register_default_kernels(registry& r);  ///< porter kernels at the default stage counts (all targets)
 void register_sweep_kernels(registry& r);    ///< porter kernels at the other stage counts 1..8
 void register_manual_kernels(registry& r);   ///< hand-written cp.async pipelines, stages 1..8
+void register_manual_tma_kernels(registry& r);  ///< hand-written TMA pipelines, stages 1..8
 /// Targets the sweep kernels were compiled for (e.g. "90"), for messages.
 const char* sweep_architectures();
 
