@@ -33,6 +33,7 @@ COLORS = {
     "porter/staged": "#2ca02c",
     "manual/cp_async": "#d62728",
     "manual/tma": "#17becf",
+    "cub": "#393b79",
     "memcpy": "#7f7f7f",
     "copy-kernel": "#bcbd22",
     "cublas": "#7f7f7f",

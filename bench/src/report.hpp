@@ -11,7 +11,8 @@ namespace pb {
 struct row {
   std::string workload;     ///< stream | stencil2d-r1 | stencil2d-r2 | sgemm
   std::string size;         ///< e.g. "n=268435456", "16384x16384", "8192^3"
-  std::string impl;         ///< porter | manual | memcpy | copy-kernel | cublas | kokkos-range | kokkos-mdrange | kokkos-team
+  std::string impl;         ///< porter | manual | memcpy | copy-kernel | cub | cublas |
+                            ///< kokkos-range | kokkos-range-vec4 | kokkos-mdrange | kokkos-team
   std::string path = "-";   ///< tma | cp_async | staged | - (porter::path_name, or the hand-written pipeline's)
   int stages = 0;           ///< pipeline stages (0: not a pipeline)
   bool sweep_only = false;  ///< a stage-sweep point (not a row of the main table)

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "../baselines/cub_stream.hpp"
 #include "../baselines/cublas_sgemm.hpp"
 #include "../kernels/shapes.hpp"
 #include "bench.hpp"
@@ -308,6 +309,21 @@ void run_stream(context& cx) {
                    }},
                    poison, copy_ok);
     if (r.ok()) cx.copy_gbs = r.rate;
+    cx.rep.rows.push_back(r);
+  }
+  // The peer a user would pick instead: cub::DeviceTransform computing the same a*x+b.
+  {
+    row r = base;
+    r.impl = "cub";
+    r.kernel = "cub::DeviceTransform::Transform";
+    try {
+      const launcher l = bind_cub_stream({x.f(), y.f(), n, a, b});
+      if (std::none_of(cx.rep.meta.begin(), cx.rep.meta.end(), [](const auto& kv) { return kv.first == "cub"; }))
+        cx.rep.meta.emplace_back("cub", cub_version());
+      check_and_time(cx, r, {l}, poison, axpb_ok);
+    } catch (const std::exception& e) {
+      r.status = std::string("FAILED: ") + e.what();
+    }
     cx.rep.rows.push_back(r);
   }
   for (auto& r : cx.rep.rows)
