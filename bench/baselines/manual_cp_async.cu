@@ -5,7 +5,8 @@
 // __pipeline_wait_prior): prologue of S-1 stages, then per step wait_prior(S-2), one __syncthreads,
 // refill the stage consumed in the previous step, compute (the CUTLASS "multistage" shape). S = 1 is
 // the unpipelined form (issue, wait, barrier, compute, barrier). Out-of-bounds 16-byte chunks are
-// zero-filled with the zfill operand. Preconditions checked on the host: n, w, m, n % 4 == 0.
+// zero-filled with the zfill operand. Preconditions checked on the host: stream n, stencil w, sgemm
+// m and n, smallgemm k and n % 4 == 0 (16-byte chunks never straddle an edge).
 // The compute on the landed tile is the porter kernels' (bench/kernels/compute.cuh), so a comparison
 // measures only the data movement and its synchronisation.
 #include <cuda_pipeline_primitives.h>
@@ -145,6 +146,51 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
       });
 }
 
+/// smallgemm (the CUDA sample globalToShmemAsyncCopy's tiling, see smallgemm_shape): per step,
+/// as in the sample's LargeChunk kernels, the 64 threads with t % 16 < 4 each copy one 16-byte chunk
+/// of the A box (row t / 16, columns 4 (t % 16) ..) and one of the B box (same position), so 8
+/// threads of every warp issue; out-of-bounds chunks are zero-filled. Stage: A box then B box, 1 KiB
+/// each. Steps run across this CTA's output tiles like the porter kernel's.
+template <int S>
+__global__ void __launch_bounds__(smallgemm_shape::threads)
+    pb_manual_smallgemm(const float* __restrict__ a, const float* __restrict__ bmat, float* __restrict__ c, int m, int n,
+                        int k) {
+  using namespace smallgemm_shape;
+  constexpr int box_floats = tile * bk, stage_floats = 2 * box_floats;
+  extern __shared__ float4 ring_smallgemm[];
+  float* ring = reinterpret_cast<float*>(ring_smallgemm);
+  const int tiles_n = (n + tile - 1) / tile, ktiles = (k + bk - 1) / bk;
+  const long long tiles = static_cast<long long>((m + tile - 1) / tile) * tiles_n;
+  const int row = int(threadIdx.x) / tile, col4 = (int(threadIdx.x) % tile) * 4;
+  const bool copies = col4 < tile;
+  float acc = 0.f;
+  manual_pipeline<S>(
+      tiles_of_this_cta(tiles) * ktiles,
+      [&](int j) {
+        if (!copies) return;
+        float* dst = ring + (j % S) * stage_floats + row * tile + col4;
+        const int tl = j / ktiles, kt = j - tl * ktiles;
+        const int t = int(blockIdx.x) + tl * int(gridDim.x);
+        const int tm = t / tiles_n, tn = t - tm * tiles_n;
+        const int am = tm * tile + row, ak = kt * bk + col4;  // A element (am, ak ..)
+        const int bkr = kt * bk + row, bn = tn * tile + col4;  // B element (bkr, bn ..)
+        const bool oka = am < m && ak + 4 <= k, okb = bkr < k && bn + 4 <= n;
+        __pipeline_memcpy_async(dst, oka ? a + static_cast<long long>(am) * k + ak : a, 16, oka ? 0 : 16);
+        __pipeline_memcpy_async(dst + box_floats, okb ? bmat + static_cast<long long>(bkr) * n + bn : bmat, 16, okb ? 0 : 16);
+      },
+      [&](int i) {
+        const int tl = i / ktiles, kt = i - tl * ktiles;
+        if (kt == 0) acc = 0.f;
+        const float* s = ring + (i % S) * stage_floats;
+        acc = smallgemm_mma(acc, s, s + box_floats);
+        if (kt == ktiles - 1) {
+          const int t = int(blockIdx.x) + tl * int(gridDim.x);
+          const int tm = t / tiles_n, tn = t - tm * tiles_n;
+          smallgemm_store(acc, c, tm * tile, tn * tile, m, n);
+        }
+      });
+}
+
 /// Registry description of a hand-written cp.async pipeline: `stages` stages of `stage_bytes`
 /// (dynamic shared memory, nothing else), path cp_async (the same instruction family, by hand).
 kernel_desc cp_async_desc(int stages, int threads, std::size_t stage_bytes, const void* f, const char* name) {
@@ -195,6 +241,19 @@ void add_manual(registry& r) {
                            check_launch("pb_manual_sgemm");
                          };
                        }});
+  }
+  {
+    auto* k = &pb_manual_smallgemm<S>;
+    const std::size_t sb = std::size_t(2) * smallgemm_shape::tile * smallgemm_shape::bk * sizeof(float);
+    r.smallgemm.push_back({cp_async_desc(S, smallgemm_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_smallgemm"),
+                           [k, sb](const smallgemm_problem& p, int grid) -> launcher {
+                             if (p.k % 4 || p.n % 4) throw std::invalid_argument("manual smallgemm needs k % 4 == 0 and n % 4 == 0");
+                             allow_smem(reinterpret_cast<const void*>(k), S * sb);
+                             return [=](cudaStream_t s) {
+                               k<<<grid, smallgemm_shape::threads, S * sb, s>>>(p.a, p.b, p.c, p.m, p.n, p.k);
+                               check_launch("pb_manual_smallgemm");
+                             };
+                           }});
   }
 }
 

@@ -7,7 +7,7 @@
 //     fence.mbarrier_init.release.cluster and a CTA barrier;
 //   * thread 0 issues a step: mbarrier.arrive.expect_tx with the stage's bytes (its one arrival),
 //     then the copies, which complete those bytes on the same barrier: cp.async.bulk for stream's
-//     1D tile, cp.async.bulk.tensor.2d with a CUtensorMap for the stencils and sgemm;
+//     1D tile, cp.async.bulk.tensor.2d with a CUtensorMap for the stencils, sgemm and smallgemm;
 //   * every thread waits for the step with mbarrier.try_wait.parity, parity = (pass over the ring) & 1;
 //   * the CUTLASS "multistage" loop of the cp.async baseline (manual_cp_async.cu): a prologue of
 //     S-1 steps, then per step wait, one __syncthreads (every thread is done with the stage consumed
@@ -246,6 +246,44 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
       });
 }
 
+/// smallgemm: C = A B (row-major) with the 16 x 16 x 16 tiling; a stage is the A box (rows m0..,
+/// columns k0..; 16 x 16 floats, 1 KiB) followed by the B box (rows k0.., columns n0..; 1 KiB).
+template <int S>
+__global__ void __launch_bounds__(smallgemm_shape::threads)
+    pb_manual_tma_smallgemm(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                            float* __restrict__ c, int m, int n, int k) {
+  using namespace smallgemm_shape;
+  constexpr std::size_t box_bytes = std::size_t(tile) * bk * sizeof(float);
+  using ring_t = tma_ring<S, 2 * box_bytes>;
+  extern __shared__ float4 tma_smem[];
+  const ring_t ring(reinterpret_cast<unsigned char*>(tma_smem));
+  init_full_barriers<S>(ring.full);
+  const int tiles_n = (n + tile - 1) / tile, ktiles = (k + bk - 1) / bk;
+  const long long tiles = static_cast<long long>((m + tile - 1) / tile) * tiles_n;
+  float acc = 0.f;
+  tma_pipeline<S>(
+      ring.full, tiles_of_this_cta(tiles) * ktiles,
+      [&](int j, int s) {
+        const int tl = j / ktiles, kt = j - tl * ktiles;
+        const int t = int(blockIdx.x) + tl * int(gridDim.x);
+        const int tm = t / tiles_n, tn = t - tm * tiles_n;
+        arrive_expect_tx(ring.full + s, std::uint32_t(2 * box_bytes));
+        tensor_g2s_2d(ring.stage(s), &a_map, kt * bk, tm * tile, ring.full + s);
+        tensor_g2s_2d(ring.stage(s) + box_bytes, &b_map, tn * tile, kt * bk, ring.full + s);
+      },
+      [&](int i, int s) {
+        const int tl = i / ktiles, kt = i - tl * ktiles;
+        if (kt == 0) acc = 0.f;
+        const float* st = reinterpret_cast<const float*>(ring.stage(s));
+        acc = smallgemm_mma(acc, st, st + tile * bk);
+        if (kt == ktiles - 1) {
+          const int t = int(blockIdx.x) + tl * int(gridDim.x);
+          const int tm = t / tiles_n, tn = t - tm * tiles_n;
+          smallgemm_store(acc, c, tm * tile, tn * tile, m, n);
+        }
+      });
+}
+
 // ---- host: tensor maps and registration ---------------------------------------------------------------
 
 using encode_fn = PFN_cuTensorMapEncodeTiled_v12000;
@@ -355,6 +393,23 @@ void add_manual_tma(registry& r) {
                            check_launch("pb_manual_tma_sgemm");
                          };
                        }});
+  }
+  {
+    using namespace smallgemm_shape;
+    using ring_t = tma_ring<S, std::size_t(2) * tile * bk * sizeof(float)>;
+    auto* k = &pb_manual_tma_smallgemm<S>;
+    r.smallgemm.push_back({tma_desc<ring_t, S>(threads, reinterpret_cast<const void*>(k), "pb_manual_tma_smallgemm"),
+                           [k](const smallgemm_problem& p, int grid) -> launcher {
+                             require(p.k % 4 == 0 && p.n % 4 == 0, "manual tma smallgemm", "k % 4 == 0 and n % 4 == 0 (16-byte row pitches)");
+                             require(aligned16(p.a) && aligned16(p.b), "manual tma smallgemm", "A and B 16-byte aligned");
+                             const CUtensorMap a_map = encode_2d(p.a, p.m, p.k, p.k, tile, bk);
+                             const CUtensorMap b_map = encode_2d(p.b, p.k, p.n, p.n, bk, tile);
+                             allow_smem(reinterpret_cast<const void*>(k), ring_t::bytes);
+                             return [=](cudaStream_t s) {
+                               k<<<grid, threads, ring_t::bytes, s>>>(a_map, b_map, p.c, p.m, p.n, p.k);
+                               check_launch("pb_manual_tma_smallgemm");
+                             };
+                           }});
   }
 }
 

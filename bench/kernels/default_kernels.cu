@@ -13,6 +13,7 @@ struct add_defaults {
     add_stencil<Path, default_stages_stencil, 1>(r);
     add_stencil<Path, default_stages_stencil, 2>(r);
     add_sgemm<Path, default_stages_sgemm>(r);
+    add_smallgemm<Path, default_stages_smallgemm>(r);
   }
 };
 }  // namespace

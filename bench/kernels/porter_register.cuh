@@ -73,6 +73,23 @@ void add_sgemm(registry& r) {
                      }});
 }
 
+template <class Path, int S>
+void add_smallgemm(registry& r) {
+  using namespace smallgemm_shape;
+  using Pipe = porter::pipeline<Path, S, a_box, b_box>;
+  auto* k = &pb_smallgemm<Path, S>;
+  r.smallgemm.push_back({porter_desc<Path, Pipe>(threads, reinterpret_cast<const void*>(k), "pb_smallgemm"),
+                         [k](const smallgemm_problem& p, int grid) -> launcher {
+                           const std::int64_t ea[2] = {p.m, p.k}, eb[2] = {p.k, p.n};
+                           auto sa = porter::make_tiled_source<a_box>(p.a, ea);
+                           auto sb = porter::make_tiled_source<b_box>(p.b, eb);
+                           return [=](cudaStream_t s) {
+                             porter::launch<Path>(k, dim3(grid), dim3(threads), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n,
+                                                  p.k);
+                           };
+                         }});
+}
+
 /// Call f.template operator()<Path>() for each concrete path.
 template <class F>
 void for_each_path(F&& f) {

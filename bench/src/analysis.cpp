@@ -4,8 +4,8 @@
 // n/a when a row is missing). Besides the ceilings (cudaMemcpy D2D, cuBLAS, Kokkos) they
 // hold porter to the peers a user would pick instead (cub::DeviceTransform for stream) and, per
 // workload and path, to the hand-written pipeline of the same path and tiling (porter/tma vs
-// manual/tma, porter/cp_async vs manual/cp_async), each at its best stage count: DESIGN.md
-// invariant 7, "zero cost".
+// manual/tma, porter/cp_async vs manual/cp_async and, for smallgemm, vs the cuda::pipeline
+// version), each at its best stage count: DESIGN.md invariant 7, "zero cost".
 #include <porter/planner.hpp>
 
 #include <algorithm>
@@ -99,6 +99,9 @@ void evaluate_planner(context& cx) {
       else if (workload == "sgemm") {
         find(cx.reg.sgemm, default_stages_sgemm);
         flops_per_stage = sgemm_shape::flops_per_stage;
+      } else if (workload == "smallgemm") {
+        find(cx.reg.smallgemm, default_stages_smallgemm);
+        flops_per_stage = smallgemm_shape::flops_per_stage;
       }
       if (!d) continue;
       porter::stage_plan_request q;
@@ -116,7 +119,9 @@ void evaluate_planner(context& cx) {
       q.latency_ns = cx.latency_ns;
       std::string demand_src;
       if (flops_per_stage > 0) {
-        double tflops = size.rfind("8192", 0) == 0 ? cx.cublas_tflops_8192 : cx.cublas_tflops_4096;
+        double tflops = workload == "smallgemm"       ? cx.cublas_tflops_smallgemm
+                        : size.rfind("8192", 0) == 0 ? cx.cublas_tflops_8192
+                                                     : cx.cublas_tflops_4096;
         demand_src = "cuBLAS rate";
         if (tflops <= 0) {
           tflops = 2.0 * 128 * cx.caps.sm_clock_khz * 1e3 * sms / 1e12;  // FP32 peak: 128 FMA/clk/SM
@@ -196,11 +201,18 @@ void evaluate_targets(context& cx) {
     add_target(cx, std::string("sgemm 8192^3: porter/") + path + " pipelined (S>=3, best) >= 1.3x S=1", piped, one, 1.3,
                "with 2 CTAs per SM the other CTA's arithmetic already hides much of the unpipelined copy latency");
   }
+  // 3b. smallgemm: with 1 KiB boxes and 16 FMAs per thread per stage, latency hiding is the pipeline's job.
+  for (const char* path : {"tma", "cp_async"}) {
+    const row* piped = best_row(cx, [&](const row& r) { return is(r, "smallgemm", "porter", path) && r.stages >= 3; });
+    const row* one = best_row(cx, [&](const row& r) { return is(r, "smallgemm", "porter", path) && r.stages == 1; });
+    add_target(cx, std::string("smallgemm: porter/") + path + " pipelined (S>=3, best) >= 1.3x S=1", piped, one, 1.3,
+               "many small CTAs per SM hide each other's copy latency; see CTA/SM in the sweep");
+  }
   // 4. porter against the hand-written pipeline of the same path and tiling (best stage of each):
-  //    porter/tma vs manual/tma, porter/cp_async vs manual/cp_async, then the best porter path
-  //    against the best hand-written pipeline.
+  //    porter/tma vs manual/tma, porter/cp_async vs manual/cp_async (and, for smallgemm, vs the
+  //    cuda::pipeline version), then the best porter path against the best hand-written pipeline.
   for (const auto& [w, size] : std::vector<std::pair<std::string, std::string>>{
-           {"stream", ""}, {"stencil2d-r1", ""}, {"stencil2d-r2", ""}, {"sgemm", s8}}) {
+           {"stream", ""}, {"stencil2d-r1", ""}, {"stencil2d-r2", ""}, {"sgemm", s8}, {"smallgemm", ""}}) {
     auto sel = [&, w = w, size = size](const std::string& impl, const std::string& path) {
       return best_row(cx, [&](const row& r) {
         return r.workload == w && (size.empty() || r.size == size) && (impl.empty() ? r.impl.rfind("manual", 0) == 0 : r.impl == impl) &&
@@ -214,6 +226,9 @@ void evaluate_targets(context& cx) {
       add_target(cx, label + ": porter/" + p + " >= 0.97x hand-written " + family + " pipeline (manual/" + p + ", same tiling)",
                  sel("porter", p), sel("manual", p), 0.97, why_behind_hand_written(p));
     }
+    if (w == "smallgemm")
+      add_target(cx, label + ": porter/cp_async >= 0.97x cuda::pipeline + cuda::memcpy_async (manual-cuda-pipeline/cp_async)",
+                 sel("porter", "cp_async"), sel("manual-cuda-pipeline", "cp_async"), 0.97, why_behind_hand_written("cp_async"));
     add_target(cx, label + ": best porter path >= 0.97x best hand-written pipeline (any path)", sel("porter", ""), sel("", ""), 0.97,
                "");
   }
