@@ -6,8 +6,8 @@ usage: plot.py RESULTS_DIR   (reads RESULTS_DIR/results.csv and, if present, res
 
 Bars: every implementation of a workload at its default stage count (and the best stage of each
 porter path), as a ratio to the ceiling of its kind (cudaMemcpy D2D for bandwidth, cuBLAS for
-SGEMM), annotated with the absolute rate. Lines: rate against stage count, one line per path and
-the hand-written pipeline; the stage porter's planner recommends is marked.
+sgemm and smallgemm), annotated with the absolute rate. Lines: rate against stage count, one line
+per path and per hand-written pipeline; the stage porter's planner recommends is marked.
 """
 import csv
 import json
@@ -32,6 +32,9 @@ COLORS = {
     "porter/cp_async": "#ff7f0e",
     "porter/staged": "#2ca02c",
     "manual/cp_async": "#d62728",
+    "manual/tma": "#17becf",
+    "manual-cuda-pipeline/cp_async": "#e377c2",
+    "cub": "#393b79",
     "memcpy": "#7f7f7f",
     "copy-kernel": "#bcbd22",
     "cublas": "#7f7f7f",

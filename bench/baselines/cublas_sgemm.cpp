@@ -34,6 +34,15 @@ launcher cublas_sgemm::bind(const sgemm_problem& p, cudaStream_t s) {
   };
 }
 
+launcher cublas_sgemm::bind(const smallgemm_problem& p, cudaStream_t s) {
+  cublasHandle_t h = static_cast<cublasHandle_t>(handle_);
+  check(cublasSetStream(h, s), "cublasSetStream");
+  return [h, p](cudaStream_t) {
+    const float one = 1.0f, zero = 0.0f;
+    check(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.m, p.k, &one, p.b, p.n, p.a, p.k, &zero, p.c, p.n), "cublasSgemm");
+  };
+}
+
 std::string cublas_sgemm::version() const {
   int v = 0;
   cublasGetVersion(static_cast<cublasHandle_t>(handle_), &v);

@@ -19,6 +19,9 @@ class cublas_sgemm {
   cublas_sgemm& operator=(const cublas_sgemm&) = delete;
   /// The launch for `p` on stream `s`.
   launcher bind(const sgemm_problem& p, cudaStream_t s);
+  /// The launch for the all-row-major `p` (smallgemm) on stream `s`: C^T = B^T * A^T in cuBLAS'
+  /// column-major terms, i.e. cublasSgemm(N, N, n, m, k, 1, B, n, A, k, 0, C, n).
+  launcher bind(const smallgemm_problem& p, cudaStream_t s);
   /// "cuBLAS 13.0.0" (version of the library loaded).
   std::string version() const;
 

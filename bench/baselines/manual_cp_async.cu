@@ -5,7 +5,8 @@
 // __pipeline_wait_prior): prologue of S-1 stages, then per step wait_prior(S-2), one __syncthreads,
 // refill the stage consumed in the previous step, compute (the CUTLASS "multistage" shape). S = 1 is
 // the unpipelined form (issue, wait, barrier, compute, barrier). Out-of-bounds 16-byte chunks are
-// zero-filled with the zfill operand. Preconditions checked on the host: n, w, m, n % 4 == 0.
+// zero-filled with the zfill operand. Preconditions checked on the host: stream n, stencil w, sgemm
+// m and n, smallgemm k and n % 4 == 0 (16-byte chunks never straddle an edge).
 // The compute on the landed tile is the porter kernels' (bench/kernels/compute.cuh), so a comparison
 // measures only the data movement and its synchronisation.
 #include <cuda_pipeline_primitives.h>
@@ -17,6 +18,7 @@
 #include "../kernels/compute.cuh"
 #include "../kernels/shapes.hpp"
 #include "../src/variants.hpp"
+#include "manual_common.hpp"
 
 namespace pb {
 namespace {
@@ -144,30 +146,56 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
       });
 }
 
-void check_launch(const char* what) {
-  if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
-    throw std::runtime_error(std::string(what) + ": launch failed: " + cudaGetErrorString(e));
+/// smallgemm (the CUDA sample globalToShmemAsyncCopy's tiling, see smallgemm_shape): per step,
+/// as in the sample's LargeChunk kernels, the 64 threads with t % 16 < 4 each copy one 16-byte chunk
+/// of the A box (row t / 16, columns 4 (t % 16) ..) and one of the B box (same position), so 8
+/// threads of every warp issue; out-of-bounds chunks are zero-filled. Stage: A box then B box, 1 KiB
+/// each. Steps run across this CTA's output tiles like the porter kernel's.
+template <int S>
+__global__ void __launch_bounds__(smallgemm_shape::threads)
+    pb_manual_smallgemm(const float* __restrict__ a, const float* __restrict__ bmat, float* __restrict__ c, int m, int n,
+                        int k) {
+  using namespace smallgemm_shape;
+  constexpr int box_floats = tile * bk, stage_floats = 2 * box_floats;
+  extern __shared__ float4 ring_smallgemm[];
+  float* ring = reinterpret_cast<float*>(ring_smallgemm);
+  const int tiles_n = (n + tile - 1) / tile, ktiles = (k + bk - 1) / bk;
+  const long long tiles = static_cast<long long>((m + tile - 1) / tile) * tiles_n;
+  const int row = int(threadIdx.x) / tile, col4 = (int(threadIdx.x) % tile) * 4;
+  const bool copies = col4 < tile;
+  float acc = 0.f;
+  manual_pipeline<S>(
+      tiles_of_this_cta(tiles) * ktiles,
+      [&](int j) {
+        if (!copies) return;
+        float* dst = ring + (j % S) * stage_floats + row * tile + col4;
+        const int tl = j / ktiles, kt = j - tl * ktiles;
+        const int t = int(blockIdx.x) + tl * int(gridDim.x);
+        const int tm = t / tiles_n, tn = t - tm * tiles_n;
+        const int am = tm * tile + row, ak = kt * bk + col4;  // A element (am, ak ..)
+        const int bkr = kt * bk + row, bn = tn * tile + col4;  // B element (bkr, bn ..)
+        const bool oka = am < m && ak + 4 <= k, okb = bkr < k && bn + 4 <= n;
+        __pipeline_memcpy_async(dst, oka ? a + static_cast<long long>(am) * k + ak : a, 16, oka ? 0 : 16);
+        __pipeline_memcpy_async(dst + box_floats, okb ? bmat + static_cast<long long>(bkr) * n + bn : bmat, 16, okb ? 0 : 16);
+      },
+      [&](int i) {
+        const int tl = i / ktiles, kt = i - tl * ktiles;
+        if (kt == 0) acc = 0.f;
+        const float* s = ring + (i % S) * stage_floats;
+        acc = smallgemm_mma(acc, s, s + box_floats);
+        if (kt == ktiles - 1) {
+          const int t = int(blockIdx.x) + tl * int(gridDim.x);
+          const int tm = t / tiles_n, tn = t - tm * tiles_n;
+          smallgemm_store(acc, c, tm * tile, tn * tile, m, n);
+        }
+      });
 }
 
-/// Raise the kernel's dynamic shared memory limit when it needs more than 48 KiB.
-void allow_smem(const void* f, std::size_t bytes) {
-  if (bytes > 48 * 1024) cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
-}
-
-kernel_desc manual_desc(int stages, int threads, std::size_t stage_bytes, const void* f, const char* name) {
-  kernel_desc d;
-  d.impl = "manual";
-  d.path = porter::path_name<porter::path::cp_async>;  // the same instruction family, by hand
-  d.stages = stages;
-  d.threads = threads;
-  d.stage_bytes = stage_bytes;
-  d.smem = std::size_t(stages) * stage_bytes;
-  d.fixed_smem = 0;
-  d.min_cc = porter::path::cp_async::min_compute_capability;
-  d.async_copies = true;
-  d.func = f;
-  d.kernel = name;
-  return d;
+/// Registry description of a hand-written cp.async pipeline: `stages` stages of `stage_bytes`
+/// (dynamic shared memory, nothing else), path cp_async (the same instruction family, by hand).
+kernel_desc cp_async_desc(int stages, int threads, std::size_t stage_bytes, const void* f, const char* name) {
+  return manual_desc("manual", porter::path_name<porter::path::cp_async>, porter::path::cp_async::min_compute_capability,
+                     stages, threads, stage_bytes, std::size_t(stages) * stage_bytes, 0, f, name);
 }
 
 template <int S>
@@ -175,7 +203,7 @@ void add_manual(registry& r) {
   {
     auto* k = &pb_manual_stream<S>;
     const std::size_t sb = stream_shape::tile * sizeof(float);
-    r.stream.push_back({manual_desc(S, stream_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_stream"),
+    r.stream.push_back({cp_async_desc(S, stream_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_stream"),
                         [k, sb](const stream_problem& p, int grid) -> launcher {
                           if (p.n % 4) throw std::invalid_argument("manual stream needs n % 4 == 0");
                           allow_smem(reinterpret_cast<const void*>(k), S * sb);
@@ -189,7 +217,7 @@ void add_manual(registry& r) {
     constexpr int R = decltype(radius)::value;
     auto* k = &pb_manual_stencil<S, R>;
     const std::size_t sb = std::size_t(stencil_shape::tile_h + 2 * R) * (stencil_shape::tile_w + 2 * stencil_shape::pad_w) * sizeof(float);
-    r.stencil[R].push_back({manual_desc(S, stencil_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_stencil"),
+    r.stencil[R].push_back({cp_async_desc(S, stencil_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_stencil"),
                             [k, sb](const stencil_problem& p, int grid) -> launcher {
                               if (p.w % 4) throw std::invalid_argument("manual stencil needs w % 4 == 0");
                               allow_smem(reinterpret_cast<const void*>(k), S * sb);
@@ -204,7 +232,7 @@ void add_manual(registry& r) {
   {
     auto* k = &pb_manual_sgemm<S>;
     const std::size_t sb = std::size_t(sgemm_shape::bk) * (sgemm_shape::bm + sgemm_shape::bn) * sizeof(float);
-    r.sgemm.push_back({manual_desc(S, sgemm_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_sgemm"),
+    r.sgemm.push_back({cp_async_desc(S, sgemm_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_sgemm"),
                        [k, sb](const sgemm_problem& p, int grid) -> launcher {
                          if (p.m % 4 || p.n % 4) throw std::invalid_argument("manual sgemm needs m % 4 == 0 and n % 4 == 0");
                          allow_smem(reinterpret_cast<const void*>(k), S * sb);
@@ -213,6 +241,19 @@ void add_manual(registry& r) {
                            check_launch("pb_manual_sgemm");
                          };
                        }});
+  }
+  {
+    auto* k = &pb_manual_smallgemm<S>;
+    const std::size_t sb = std::size_t(2) * smallgemm_shape::tile * smallgemm_shape::bk * sizeof(float);
+    r.smallgemm.push_back({cp_async_desc(S, smallgemm_shape::threads, sb, reinterpret_cast<const void*>(k), "pb_manual_smallgemm"),
+                           [k, sb](const smallgemm_problem& p, int grid) -> launcher {
+                             if (p.k % 4 || p.n % 4) throw std::invalid_argument("manual smallgemm needs k % 4 == 0 and n % 4 == 0");
+                             allow_smem(reinterpret_cast<const void*>(k), S * sb);
+                             return [=](cudaStream_t s) {
+                               k<<<grid, smallgemm_shape::threads, S * sb, s>>>(p.a, p.b, p.c, p.m, p.n, p.k);
+                               check_launch("pb_manual_smallgemm");
+                             };
+                           }});
   }
 }
 

@@ -149,6 +149,29 @@ __device__ __forceinline__ void sgemm_store(const float (&acc)[8][8], float* __r
   }
 }
 
+// ---- smallgemm -------------------------------------------------------------------------------------
+/// acc + sum_q A_tile[ty][q] * B_tile[q][tx] for one K-step, q = 0..15 in order, each term an
+/// explicit fmaf (no contraction or reassociation left to the compiler), so every implementation
+/// that starts each output from 0.f and feeds the K-steps in order gives bit-identical C.
+/// sa is A[m0:m0+16][k0:k0+16], sb is B[k0:k0+16][n0:n0+16] (shared memory, dense row-major, 4-byte
+/// aligned; 1 KiB each). This thread's element is row ty = threadIdx.x / 16, column tx = threadIdx.x % 16.
+/// Shared-memory reads: a half-warp reads one A word (broadcast) and 16 consecutive B words per q.
+__device__ __forceinline__ float smallgemm_mma(float acc, const float* sa, const float* sb) {
+  using namespace smallgemm_shape;
+  const int ty = int(threadIdx.x) / tile, tx = int(threadIdx.x) % tile;
+#pragma unroll
+  for (int q = 0; q < bk; ++q) acc = fmaf(sa[ty * bk + q], sb[q * tile + tx], acc);
+  return acc;
+}
+
+/// Store this thread's element of the 16 x 16 output tile at (m0, n0) to C[m][n] (row-major, ldc = n);
+/// elements outside C are skipped.
+__device__ __forceinline__ void smallgemm_store(float acc, float* __restrict__ c, int m0, int n0, int m, int n) {
+  using namespace smallgemm_shape;
+  const int gm = m0 + int(threadIdx.x) / tile, gn = n0 + int(threadIdx.x) % tile;
+  if (gm < m && gn < n) c[static_cast<long long>(gm) * n + gn] = acc;
+}
+
 /// Tiles owned by this CTA in a persistent grid: tiles blockIdx.x, blockIdx.x + gridDim.x, ...
 __device__ __forceinline__ int tiles_of_this_cta(long long tiles) {
   const long long b = blockIdx.x, g = gridDim.x;

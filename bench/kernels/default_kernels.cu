@@ -15,6 +15,7 @@ struct add_defaults {
       add_stencil<Path, default_stages_stencil, 1>(reg, m);
       add_stencil<Path, default_stages_stencil, 2>(reg, m);
       add_sgemm<Path, default_stages_sgemm>(reg, m);
+      add_smallgemm<Path, default_stages_smallgemm>(reg, m);
     });
   }
 };
@@ -22,7 +23,7 @@ struct add_defaults {
 
 void register_default_kernels(registry& r) {
   for_each_path(add_defaults{r});
-  add_automatic<default_stages_stream, default_stages_stencil, default_stages_sgemm>(r);
+  add_automatic<default_stages_stream, default_stages_stencil, default_stages_sgemm, default_stages_smallgemm>(r);
 }
 
 }  // namespace pb

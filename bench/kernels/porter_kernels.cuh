@@ -1,4 +1,4 @@
-// bench/kernels/porter_kernels.cuh — the three workloads written ONCE with porter.
+// bench/kernels/porter_kernels.cuh — the workloads written ONCE with porter.
 //
 // Each kernel is a template over the data path (porter::path::tma, cp_async, staged) and the stage
 // count; porter-bench instantiates it per path and, for the stage sweep, per stage count.
@@ -110,6 +110,51 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
       const int t = int(sched.tile(tl));
       const int tm = t / tiles_n, tn = t - tm * tiles_n;
       sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
+    }
+    pipe.consumer_release(ready);
+  }
+}
+
+/// smallgemm: C[m][n] = sum_k A[m][k] * B[k][n], all row-major, with the CUDA sample
+/// globalToShmemAsyncCopy's tiling: a 16 x 16 output tile per CTA of 256 threads, one C element per
+/// thread, K-step 16. Each pipeline step brings two 1 KiB boxes (buffer 0: A[m0:+16][k0:+16],
+/// buffer 1: B[k0:+16][n0:+16]); elements outside A or B read as zero. Steps run continuously across
+/// this CTA's output tiles (persistent grid), so the next tile's copies overlap this tile's store.
+/// The same token loop as pb_sgemm (S-1 steps ahead, the refill right after the wait).
+template <class Path, int Stages>
+__global__ void __launch_bounds__(smallgemm_shape::threads)
+    pb_smallgemm(const __grid_constant__ porter::tiled_source<smallgemm_shape::a_box> a,
+                 const __grid_constant__ porter::tiled_source<smallgemm_shape::b_box> bsrc, float* __restrict__ c, int m,
+                 int n, int k, porter::tile_schedule sched) {
+  using namespace smallgemm_shape;
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, Stages, a_box, b_box> pipe(smem);
+  const int tiles_n = (n + tile - 1) / tile, ktiles = (k + bk - 1) / bk;
+  const int steps = sched.count() * ktiles;
+  float acc = 0.f;
+  constexpr int ahead = Stages > 1 ? Stages - 1 : 1;
+  int issued = 0;
+  auto issue = [&] {
+    auto slot = pipe.producer_acquire();
+    const int tl = issued / ktiles, kt = issued - tl * ktiles;
+    const int t = int(sched.tile(tl));
+    const int tm = t / tiles_n, tn = t - tm * tiles_n;
+    porter::async_copy(porter::buffer<0>(slot), a, porter::coord<2>{tm * tile, kt * bk});
+    porter::async_copy(porter::buffer<1>(slot), bsrc, porter::coord<2>{kt * bk, tn * tile});
+    pipe.producer_commit(slot);
+    ++issued;
+  };
+  for (int i = 0; i < steps; ++i) {
+    while (issued < steps && issued < i + (i == 0 || Stages == 1 ? ahead : 0)) issue();
+    auto ready = pipe.consumer_wait();
+    if (Stages > 1 && issued < steps) issue();
+    const int tl = i / ktiles, kt = i - tl * ktiles;
+    if (kt == 0) acc = 0.f;
+    acc = smallgemm_mma(acc, ready.template tile<0>().data(), ready.template tile<1>().data());
+    if (kt == ktiles - 1) {
+      const int t = int(sched.tile(tl));
+      const int tm = t / tiles_n, tn = t - tm * tiles_n;
+      smallgemm_store(acc, c, tm * tile, tn * tile, m, n);
     }
     pipe.consumer_release(ready);
   }

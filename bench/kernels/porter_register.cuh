@@ -109,6 +109,25 @@ void add_sgemm(registry& r, sched_mode m) {
                      }});
 }
 
+template <class Path, int S>
+void add_smallgemm(registry& r, sched_mode m) {
+  using namespace smallgemm_shape;
+  using Pipe = porter::pipeline<Path, S, a_box, b_box>;
+  auto* k = &pb_smallgemm<Path, S>;
+  r.smallgemm.push_back({porter_desc<Path, Pipe>(threads, reinterpret_cast<const void*>(k), "pb_smallgemm", m),
+                         [k, m](const smallgemm_problem& p, int grid) -> launcher {
+                           const std::int64_t ea[2] = {p.m, p.k}, eb[2] = {p.k, p.n};
+                           auto sa = porter::make_tiled_source<a_box>(p.a, ea);
+                           auto sb = porter::make_tiled_source<b_box>(p.b, eb);
+                           const long long tiles = static_cast<long long>((p.m + tile - 1) / tile) * ((p.n + tile - 1) / tile);
+                           const porter::tile_schedule sc = schedule_for(m, tiles, grid, Pipe::ring::stage_bytes, S, (p.k + bk - 1) / bk);
+                           return [=](cudaStream_t s) {
+                             porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(threads), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n,
+                                                  p.k, sc);
+                           };
+                         }});
+}
+
 /// The resident grid (SMs x occupancy) of `func` with `threads` and `smem` bytes on the current device.
 inline int resident_grid(const void* func, int threads, std::size_t smem) {
   if (smem > 48 * 1024) cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
@@ -156,8 +175,9 @@ variant<Problem> automatic_variant(kernel_desc d, Fam fam, ArgsOf args_of, Tiles
   return v;
 }
 
-/// path::automatic rows of every workload at the stage counts Ss (stream), St (stencils), Sg (sgemm).
-template <int Ss, int St, int Sg>
+/// path::automatic rows of every workload at the stage counts Ss (stream), St (stencils), Sg (sgemm),
+/// Sm (smallgemm).
+template <int Ss, int St, int Sg, int Sm>
 void add_automatic(registry& r) {
   using namespace porter;
   using stage = path::staged;  // the instantiation every build has (attributes for prepare())
@@ -212,6 +232,22 @@ void add_automatic(registry& r) {
         },
         [](const sgemm_problem& p) { return static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn); },
         [](const sgemm_problem& p) { return (p.k + bk - 1) / bk; }));
+  }
+  {
+    using namespace smallgemm_shape;
+    constexpr int S = Sm;
+    using Pipe = pipeline<stage, S, a_box, b_box>;
+    auto fam = kernel_family{[](auto p) { return &pb_smallgemm<decltype(p), S>; }};
+    r.smallgemm.push_back(automatic_variant<smallgemm_problem>(
+        porter_desc<path::automatic, Pipe>(threads, reinterpret_cast<const void*>(fam.make(stage{})), "pb_smallgemm",
+                                           sched_mode::planned),
+        fam,
+        [](const smallgemm_problem& p, tile_schedule sc) {
+          const std::int64_t ea[2] = {p.m, p.k}, eb[2] = {p.k, p.n};
+          return std::make_tuple(make_tiled_source<a_box>(p.a, ea), make_tiled_source<b_box>(p.b, eb), p.c, p.m, p.n, p.k, sc);
+        },
+        [](const smallgemm_problem& p) { return static_cast<long long>((p.m + tile - 1) / tile) * ((p.n + tile - 1) / tile); },
+        [](const smallgemm_problem& p) { return (p.k + bk - 1) / bk; }));
   }
 }
 

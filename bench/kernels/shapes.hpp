@@ -52,9 +52,27 @@ using b_box = porter::box<float, bk, bn>;
 constexpr double flops_per_stage = 2.0 * bm * bn * bk;
 }  // namespace sgemm_shape
 
+// ---- smallgemm: C[M][N] = A[M][K] * B[K][N], all row-major, with the small tiles of the CUDA
+// sample globalToShmemAsyncCopy (its multistage matrix multiply): a 16 x 16 output tile per CTA of
+// 256 threads, one C element per thread (thread t: row t / 16, column t % 16), K-step 16. A stage
+// holds A[m0:m0+16][k0:k0+16] and B[k0:k0+16][n0:n0+16]: two boxes of 1 KiB, so the copies and the
+// pipeline's synchronisation, not the arithmetic (16 FMAs per thread per stage), set the pace.
+namespace smallgemm_shape {
+constexpr int threads = 256;
+constexpr int tile = 16;                         // output tile: tile x tile elements per CTA
+constexpr int bk = 16;                           // K-step: columns of A / rows of B per stage
+using a_box = porter::box<float, tile, bk>;      // rows m0.., columns k0.. of A
+using b_box = porter::box<float, bk, tile>;      // rows k0.., columns n0.. of B
+constexpr double flops_per_stage = 2.0 * tile * tile * bk;
+/// M = N = K of porter-bench's problem (bench/README.md says why 2048 and not 4096).
+constexpr int size = 2048;
+static_assert(threads == tile * tile, "one C element per thread");
+}  // namespace smallgemm_shape
+
 /// Stage count each workload uses outside the stage sweep (compiled for every target).
 constexpr int default_stages_stream = 4;
 constexpr int default_stages_stencil = 3;
 constexpr int default_stages_sgemm = 4;
+constexpr int default_stages_smallgemm = 4;  // the sample's maxPipelineStages
 
 }  // namespace pb

@@ -8,6 +8,7 @@ void register_sweep_stencil_r2(registry& r);
 void register_sweep_sgemm_tma(registry& r);
 void register_sweep_sgemm_cp_async(registry& r);
 void register_sweep_sgemm_staged(registry& r);
+void register_sweep_smallgemm(registry& r);
 
 void register_sweep_kernels(registry& r) {
   register_sweep_stream(r);
@@ -16,6 +17,7 @@ void register_sweep_kernels(registry& r) {
   register_sweep_sgemm_tma(r);
   register_sweep_sgemm_cp_async(r);
   register_sweep_sgemm_staged(r);
+  register_sweep_smallgemm(r);
 }
 const char* sweep_architectures() { return PB_SWEEP_ARCHS; }
 }  // namespace pb

@@ -23,7 +23,7 @@ struct options {
   bool lowering = false;     ///< print the lowering report (also with a GPU)
   int device = 0;
   std::string out;           ///< results directory ("" = none)
-  std::vector<std::string> only;  ///< workloads to run (empty: all): stream, stencil, sgemm
+  std::vector<std::string> only;  ///< workloads to run (empty: all): stream, stencil, sgemm, smallgemm
   double budget_s = 0;       ///< stop starting new sweeps after this many seconds (0: by mode)
   bool wants(const std::string& w) const;
 };
@@ -40,6 +40,7 @@ struct context {
   double latency_ns = 0;      ///< pointer chase, ns per dependent load (0: not measured)
   std::string latency_note;
   double cublas_tflops_8192 = 0, cublas_tflops_4096 = 0;
+  double cublas_tflops_smallgemm = 0;  ///< cuBLAS at the smallgemm size (the planner's demand)
   bool kokkos_ran = false;
   std::vector<row> kokkos_rows;  ///< from porter-bench-kokkos
 
@@ -53,6 +54,8 @@ struct context {
 void run_stream(context& cx);
 void run_stencil(context& cx, int radius);
 void run_sgemm(context& cx, int size, bool sweep);
+/// smallgemm at size^3 (smallgemm_shape::size): cuBLAS ceiling, porter paths, hand-written pipelines.
+void run_smallgemm(context& cx, int size, bool sweep);
 /// Measure the latency the planner uses (pointer chase over a buffer several times the L2).
 void measure_latency(context& cx);
 /// Planner recommendations beside the sweep, and the targets.

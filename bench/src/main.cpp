@@ -1,5 +1,6 @@
 // porter-bench — the data-path comparison: every workload written once with porter, run on the
-// tma, cp_async and staged paths, against the ceilings and baselines measured in the same run.
+// tma, cp_async and staged paths, against the ceilings, peers (cub, Kokkos, cuBLAS) and the
+// hand-written pipeline of each path (TMA, cp.async, cuda::pipeline), measured in the same run.
 //
 // Without a GPU it prints the lowering report instead (per target and path: instructions emitted,
 // registers, shared memory, spills, from the compiler) and exits 0.
@@ -29,7 +30,7 @@ const char* k_usage =
     "  --quick            fewer repetitions (about 30 s on an H200); the stage sweep of sgemm at 8192^3 only\n"
     "  --full             more repetitions, sgemm sweep at 4096^3 and 8192^3 too (the default)\n"
     "  --no-sweep         only the default stage counts\n"
-    "  --only LIST        workloads to run, comma-separated: stream,stencil,sgemm\n"
+    "  --only LIST        workloads to run, comma-separated: stream,stencil,sgemm,smallgemm\n"
     "  --out DIR          write results.csv, results.json, table.txt and lowering.txt to DIR\n"
     "  --ncu              after timing, run Nsight Compute on each path's kernel: stall reasons per path\n"
     "  --ncu-only         only the Nsight Compute pass\n"
@@ -52,6 +53,7 @@ std::string kernel_inventory(const pb::registry& r) {
   list("stencil2d-r1", r.stencil[1]);
   list("stencil2d-r2", r.stencil[2]);
   list("sgemm       ", r.sgemm);
+  list("smallgemm   ", r.smallgemm);
   return o.str();
 }
 
@@ -68,7 +70,8 @@ std::string planner_example(const pb::registry& r) {
   std::ostringstream o;
   o << "Stage planner on " << h.name << ", latency " << porter::default_memory_latency_ns(h)
     << " ns (default; porter-bench measures it on a GPU), register limits unknown without a GPU:\n";
-  auto plan = [&](const char* w, const auto& vs, int def, double demand) {
+  // demand > 0: bytes/s per SM; else from the stage's flops at cuBLAS' assumed 51 TFLOP/s.
+  auto plan = [&](const char* w, const auto& vs, int def, double demand, double flops_per_stage) {
     for (const auto& v : vs) {
       if (v.d.impl != "porter" || v.d.stages != def) continue;
       porter::stage_plan_request q;
@@ -76,16 +79,17 @@ std::string planner_example(const pb::registry& r) {
       q.stage_bytes = v.d.stage_bytes;
       q.fixed_smem_bytes = v.d.fixed_smem;
       q.threads_per_cta = v.d.threads;
-      q.demand_bytes_per_second_per_sm = demand > 0 ? demand : porter::demand_from_flops(v.d.stage_bytes, pb::sgemm_shape::flops_per_stage, 51e12 / 132);
+      q.demand_bytes_per_second_per_sm = demand > 0 ? demand : porter::demand_from_flops(v.d.stage_bytes, flops_per_stage, 51e12 / 132);
       const auto p = porter::plan_stages(h, q);
       o << "  " << w << " " << v.d.path << ": S=" << p.stages << "  (" << p.reason << ")\n";
     }
   };
   const double read_per_sm = 4.2e12 / 2 / 132;
-  plan("stream      ", r.stream, pb::default_stages_stream, read_per_sm);
-  plan("stencil2d-r1", r.stencil[1], pb::default_stages_stencil, read_per_sm);
-  plan("stencil2d-r2", r.stencil[2], pb::default_stages_stencil, read_per_sm);
-  plan("sgemm       ", r.sgemm, pb::default_stages_sgemm, 0);
+  plan("stream      ", r.stream, pb::default_stages_stream, read_per_sm, 0);
+  plan("stencil2d-r1", r.stencil[1], pb::default_stages_stencil, read_per_sm, 0);
+  plan("stencil2d-r2", r.stencil[2], pb::default_stages_stencil, read_per_sm, 0);
+  plan("sgemm       ", r.sgemm, pb::default_stages_sgemm, 0, pb::sgemm_shape::flops_per_stage);
+  plan("smallgemm   ", r.smallgemm, pb::default_stages_smallgemm, 0, pb::smallgemm_shape::flops_per_stage);
   return o.str();
 }
 
@@ -138,8 +142,8 @@ int main(int argc, char** argv) {
     }
   }
   for (const auto& w : opt.only)
-    if (w != "stream" && w != "stencil" && w != "sgemm") {
-      std::fprintf(stderr, "porter-bench: --only takes stream, stencil, sgemm (got %s)\n", w.c_str());
+    if (w != "stream" && w != "stencil" && w != "sgemm" && w != "smallgemm") {
+      std::fprintf(stderr, "porter-bench: --only takes stream, stencil, sgemm, smallgemm (got %s)\n", w.c_str());
       return 2;
     }
   if (!opt.out.empty()) std::filesystem::create_directories(opt.out);
@@ -149,6 +153,8 @@ int main(int argc, char** argv) {
   pb::register_default_kernels(cx.reg);
   pb::register_sweep_kernels(cx.reg);
   pb::register_manual_kernels(cx.reg);
+  pb::register_manual_tma_kernels(cx.reg);
+  pb::register_cuda_pipeline_kernels(cx.reg);
 
   std::string why;
   auto caps = porter::query_device(opt.device, &why);
@@ -196,6 +202,10 @@ int main(int argc, char** argv) {
         if (cx.latency_ns <= 0) pb::measure_latency(cx);
         pb::run_sgemm(cx, 4096, opt.sweep && !opt.quick);
         pb::run_sgemm(cx, 8192, opt.sweep);
+      }
+      if (opt.wants("smallgemm")) {
+        if (cx.latency_ns <= 0) pb::measure_latency(cx);
+        pb::run_smallgemm(cx, pb::smallgemm_shape::size, opt.sweep);
       }
       cx.rep.meta.emplace_back("memory_latency", cx.latency_note);
       pb::evaluate_planner(cx);

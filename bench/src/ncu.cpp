@@ -243,6 +243,15 @@ int ncu_child(context& cx) {
     for (const auto& v : cx.reg.sgemm)
       if (wanted(v.d, default_stages_sgemm)) launch_once(label_of("sgemm 4096^3", v.d), v.d, [&](int g) { return v.bind(p, g); });
   }
+  if (cx.opt.wants("smallgemm")) {
+    // smallgemm_shape::size^3 from the same buffers: A, B and C each 16 MiB at 2048.
+    const int s = smallgemm_shape::size;
+    const std::size_t e = std::size_t(s) * s;
+    const smallgemm_problem p{x, x + e, y, s, s, s};
+    const std::string label = "smallgemm " + std::to_string(s) + "^3";
+    for (const auto& v : cx.reg.smallgemm)
+      if (wanted(v.d, default_stages_smallgemm)) launch_once(label_of(label, v.d), v.d, [&](int g) { return v.bind(p, g); });
+  }
   cudaFree(a);
   cudaFree(b);
   return 0;

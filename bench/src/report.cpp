@@ -86,17 +86,17 @@ std::string json_num(double v) {
 std::string report::table() const {
   std::ostringstream o;
   // ---- main table -------------------------------------------------------------------------------
-  o << "\n" << pad("workload", 14) << pad("size", 14) << pad("implementation", 22) << pad("S", 3, true)
+  o << "\n" << pad("workload", 14) << pad("size", 14) << pad("implementation", 30) << pad("S", 3, true)
     << pad("CTA/SM", 7, true) << pad("regs", 5, true) << pad("median", 12, true) << pad("rate", 16, true)
     << pad("ratio", 9, true) << "  " << "vs / status\n";
-  o << std::string(112, '-') << "\n";
+  o << std::string(120, '-') << "\n";
   std::string last;
   for (const row& r : rows) {
     if (r.sweep_only) continue;
     const std::string key = r.workload + " " + r.size;
     if (!last.empty() && key != last) o << "\n";
     last = key;
-    o << pad(r.workload, 14) << pad(r.size, 14) << pad(impl_label(r), 22) << pad(r.stages ? std::to_string(r.stages) : "-", 3, true)
+    o << pad(r.workload, 14) << pad(r.size, 14) << pad(impl_label(r), 30) << pad(r.stages ? std::to_string(r.stages) : "-", 3, true)
       << pad(r.ctas_per_sm ? std::to_string(r.ctas_per_sm) : "-", 7, true) << pad(r.regs ? std::to_string(r.regs) : "-", 5, true);
     if (r.ok()) {
       o << pad(format_time(r.ms_median), 12, true) << pad(format_double(r.rate, r.unit == "GB/s" ? 1 : 2) + " " + r.unit, 16, true)
@@ -123,7 +123,7 @@ std::string report::table() const {
       std::string unit;
       for (const row& r : rows)
         if (r.workload + " " + r.size == g && !r.unit.empty()) unit = r.unit;
-      o << "  " << g << " (" << unit << ")\n    " << pad("", 18);
+      o << "  " << g << " (" << unit << ")\n    " << pad("", 30);
       for (int s = 1; s <= 8; ++s) o << pad("S=" + std::to_string(s), 10, true);
       o << "\n";
       for (const auto& im : impls) {
@@ -137,7 +137,7 @@ std::string report::table() const {
         int planned = 0;
         for (const auto& p : planner)
           if (p.workload == g && im == "porter/" + p.path) planned = p.planned;
-        o << "    " << pad(im, 18);
+        o << "    " << pad(im, 30);
         for (int s = 1; s <= 8; ++s) {
           auto it = by.find(s);
           std::string cell = "-";

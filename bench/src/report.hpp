@@ -9,10 +9,11 @@ namespace pb {
 
 /// One measured (or skipped, or failed) implementation of one workload at one size.
 struct row {
-  std::string workload;     ///< stream | stencil2d-r1 | stencil2d-r2 | sgemm
-  std::string size;         ///< e.g. "n=268435456", "16384x16384", "8192^3"
-  std::string impl;         ///< porter | manual | memcpy | copy-kernel | cublas | kokkos-range | kokkos-mdrange | kokkos-team
-  std::string path = "-";   ///< tma | cp_async | staged | - (porter::path_name, or the manual pipeline's)
+  std::string workload;     ///< stream | stencil2d-r1 | stencil2d-r2 | sgemm | smallgemm
+  std::string size;         ///< e.g. "2^28 fp32", "16384^2 fp32", "8192^3", "2048^3 x4"
+  std::string impl;         ///< porter | manual | manual-cuda-pipeline | memcpy | copy-kernel | cub | cublas |
+                            ///< kokkos-range | kokkos-range-vec4 | kokkos-mdrange | kokkos-team
+  std::string path = "-";   ///< tma | cp_async | staged | - (porter::path_name, or the hand-written pipeline's)
   int stages = 0;           ///< pipeline stages (0: not a pipeline)
   bool sweep_only = false;  ///< a stage-sweep point (not a row of the main table)
   std::string kernel;       ///< kernel function name (as ncu shows it)

@@ -16,8 +16,9 @@ namespace pb {
 
 /// How a variant moves its tiles (for the report).
 struct kernel_desc {
-  std::string impl;         ///< "porter" or "manual" (hand-written cp.async pipeline)
-  std::string path;         ///< porter::path_name<P>; "cp_async" for the manual pipelines
+  std::string impl;         ///< "porter", "manual" (hand-written pipeline of `path`) or
+                            ///< "manual-cuda-pipeline" (cuda::pipeline + cuda::memcpy_async)
+  std::string path;         ///< porter::path_name<P>, or the instruction family a hand-written pipeline uses
   int stages = 0;           ///< pipeline stages
   int threads = 0;          ///< threads per CTA
   std::size_t smem = 0;     ///< dynamic shared memory per CTA, bytes
@@ -49,6 +50,13 @@ struct sgemm_problem {
   float* c;         ///< M x N, row-major
   int m, n, k;
 };
+/// smallgemm: C = A * B with every matrix row-major (A is M x K, B is K x N, C is M x N).
+struct smallgemm_problem {
+  const float* a;  ///< M x K, row-major
+  const float* b;  ///< K x N, row-major
+  float* c;        ///< M x N, row-major
+  int m, n, k;
+};
 
 template <class Problem>
 struct variant {
@@ -64,12 +72,15 @@ struct registry {
   std::vector<variant<stream_problem>> stream;
   std::vector<variant<stencil_problem>> stencil[3];  // [radius]; 1 and 2 used
   std::vector<variant<sgemm_problem>> sgemm;
+  std::vector<variant<smallgemm_problem>> smallgemm;
 };
 
 // Filled by the kernel translation units (each compiled for its own list of targets).
 void register_default_kernels(registry& r);  ///< porter kernels at the default stage counts (all targets)
 void register_sweep_kernels(registry& r);    ///< porter kernels at the other stage counts 1..8
 void register_manual_kernels(registry& r);   ///< hand-written cp.async pipelines, stages 1..8
+void register_manual_tma_kernels(registry& r);  ///< hand-written TMA pipelines, stages 1..8
+void register_cuda_pipeline_kernels(registry& r);  ///< smallgemm with cuda::pipeline, stages 1..8
 /// Targets the sweep kernels were compiled for (e.g. "90"), for messages.
 const char* sweep_architectures();
 

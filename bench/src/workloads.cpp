@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "../baselines/cub_stream.hpp"
 #include "../baselines/cublas_sgemm.hpp"
 #include "../kernels/shapes.hpp"
 #include "bench.hpp"
@@ -319,6 +320,21 @@ void run_stream(context& cx) {
     if (r.ok()) cx.copy_gbs = r.rate;
     cx.rep.rows.push_back(r);
   }
+  // The peer a user would pick instead: cub::DeviceTransform computing the same a*x+b.
+  {
+    row r = base;
+    r.impl = "cub";
+    r.kernel = "cub::DeviceTransform::Transform";
+    try {
+      const launcher l = bind_cub_stream({x.f(), y.f(), n, a, b});
+      if (std::none_of(cx.rep.meta.begin(), cx.rep.meta.end(), [](const auto& kv) { return kv.first == "cub"; }))
+        cx.rep.meta.emplace_back("cub", cub_version());
+      check_and_time(cx, r, {l}, poison, axpb_ok);
+    } catch (const std::exception& e) {
+      r.status = std::string("FAILED: ") + e.what();
+    }
+    cx.rep.rows.push_back(r);
+  }
   for (auto& r : cx.rep.rows)
     if (r.workload == "stream" && r.ok()) r.ratio = cx.d2d_gbs > 0 ? r.rate / cx.d2d_gbs : 0;
   if (cx.latency_ns <= 0) measure_latency(cx);
@@ -372,15 +388,27 @@ void run_stencil(context& cx, int radius) {
 // ---- sgemm -------------------------------------------------------------------------------------------------
 
 namespace {
-/// CPU double-precision check of `samples` entries of C (device) against At, B (device).
-verdict spot_check_gemm(const float* at, const float* b, const float* c, int m, int n, int k, int samples) {
+/// CPU double-precision check of `samples` entries of C = A B (all device, C row-major M x N, B
+/// row-major K x N). A is stored transposed (At, K x M) when `a_transposed`, else row-major M x K.
+/// Entry s is at row (1103515245 (s+1) + 12345) mod m, column 2654435761 (s+7) mod n; with
+/// `corners` the first four samples are C's corners instead (the tiles at the edges).
+/// Passes when max |C - C_fp64| / sum_q |a_iq b_qj| <= 1e-5.
+verdict spot_check_gemm(const float* a, bool a_transposed, const float* b, const float* c, int m, int n, int k, int samples,
+                        bool corners = false) {
   std::vector<float> acol(k), bcol(k);
   double worst = 0;
   for (int s = 0; s < samples; ++s) {
-    const int i = int((1103515245u * unsigned(s + 1) + 12345u) % unsigned(m));
-    const int j = int((2654435761u * unsigned(s + 7)) % unsigned(n));
-    check(cudaMemcpy2D(acol.data(), sizeof(float), at + i, std::size_t(m) * sizeof(float), sizeof(float), k, cudaMemcpyDeviceToHost),
-          "gather A");
+    int i = int((1103515245u * unsigned(s + 1) + 12345u) % unsigned(m));
+    int j = int((2654435761u * unsigned(s + 7)) % unsigned(n));
+    if (corners && s < 4) {
+      i = s & 1 ? m - 1 : 0;
+      j = s & 2 ? n - 1 : 0;
+    }
+    if (a_transposed)
+      check(cudaMemcpy2D(acol.data(), sizeof(float), a + i, std::size_t(m) * sizeof(float), sizeof(float), k, cudaMemcpyDeviceToHost),
+            "gather A");
+    else
+      check(cudaMemcpy(acol.data(), a + std::size_t(i) * k, std::size_t(k) * sizeof(float), cudaMemcpyDeviceToHost), "gather A");
     check(cudaMemcpy2D(bcol.data(), sizeof(float), b + j, std::size_t(n) * sizeof(float), sizeof(float), k, cudaMemcpyDeviceToHost),
           "gather B");
     float got = 0;
@@ -450,7 +478,7 @@ void run_sgemm(context& cx, int size, bool sweep) {
       check(cudaMemsetAsync(cref.p, 0xff, bytes, cx.stream), "poison");
       lref(cx.stream);
       check(cudaStreamSynchronize(cx.stream), "cuBLAS reference");
-      verdict v = spot_check_gemm(sets[0].at, sets[0].b, cref.f(), m, n, k, 16);
+      verdict v = spot_check_gemm(sets[0].at, true, sets[0].b, cref.f(), m, n, k, 16);
       r.check = v.what + " (" + cb->version() + ")";
       if (std::none_of(cx.rep.meta.begin(), cx.rep.meta.end(), [](const auto& kv) { return kv.first == "cublas"; }))
         cx.rep.meta.emplace_back("cublas", cb->version());
@@ -477,7 +505,7 @@ void run_sgemm(context& cx, int size, bool sweep) {
       v.ok = e < 1e-4;
       v.what = "||C - C_cublas|| / ||C_cublas|| = " + format_double(e * 1e6, 2) + "e-6";
     } else {
-      v = spot_check_gemm(sets[0].at, sets[0].b, sets[0].c, m, n, k, 16);
+      v = spot_check_gemm(sets[0].at, true, sets[0].b, sets[0].c, m, n, k, 16);
     }
     v.what += "; checksum " + hex64(checksum(sets[0].c, (long long)elems, cx.stream));
     return v;
@@ -487,6 +515,97 @@ void run_sgemm(context& cx, int size, bool sweep) {
   if (sweep)
     run_variants(cx, cx.reg.sgemm, [](const kernel_desc& d) { return !is_default(d, default_stages_sgemm); }, base, sets, poison,
                  verify, true);
+  compare_checksums(cx, base.workload, base.size);
+  for (auto& r : cx.rep.rows)
+    if (r.workload == base.workload && r.size == base.size && r.ok()) r.ratio = cublas_rate > 0 ? r.rate / cublas_rate : 0;
+}
+
+// ---- smallgemm -------------------------------------------------------------------------------------------
+
+void run_smallgemm(context& cx, int size, bool sweep) {
+  const int m = size, n = size, k = size;
+  const std::size_t elems = std::size_t(size) * size, bytes = elems * sizeof(float);
+  // Buffer sets rotated between timed runs, as for sgemm (working set >= 4x the L2, at most 4 sets).
+  const std::size_t set_bytes = 3 * bytes;
+  int nsets = int(std::max<std::size_t>(1, (4 * cx.caps.l2_bytes + set_bytes - 1) / set_bytes));
+  nsets = std::min(nsets, 4);
+  std::vector<std::unique_ptr<dbuf>> bufs;
+  std::vector<smallgemm_problem> sets;
+  for (int s = 0; s < nsets; ++s) {
+    bufs.push_back(std::make_unique<dbuf>(bytes));
+    bufs.push_back(std::make_unique<dbuf>(bytes));
+    bufs.push_back(std::make_unique<dbuf>(bytes));
+    float* am = bufs[bufs.size() - 3]->f();
+    float* bm = bufs[bufs.size() - 2]->f();
+    fill_uniform(am, (long long)elems, 200 + 2 * s, -1.f, 1.f, cx.stream);
+    fill_uniform(bm, (long long)elems, 201 + 2 * s, -1.f, 1.f, cx.stream);
+    sets.push_back({am, bm, bufs.back()->f(), m, n, k});
+  }
+  dbuf cref(bytes);
+  check(cudaStreamSynchronize(cx.stream), "fill");
+
+  row base;
+  base.workload = "smallgemm";
+  base.size = std::to_string(size) + "^3";
+  base.flops = 2.0 * double(m) * n * k;
+  base.bytes = 4.0 * (double(m) * k + double(k) * n + double(m) * n);
+  base.unit = "TFLOP/s";
+  base.ceiling = "cuBLAS";
+  if (nsets > 1) base.size += " x" + std::to_string(nsets);
+
+  // The ceiling: cuBLAS at the same size (into cref; checked on sampled entries against fp64).
+  double cublas_rate = 0;
+  std::unique_ptr<cublas_sgemm> cb;
+  {
+    row r = base;
+    r.impl = "cublas";
+    r.kernel = "cublasSgemm";
+    try {
+      cb = std::make_unique<cublas_sgemm>();
+      smallgemm_problem pref = sets[0];
+      pref.c = cref.f();
+      launcher lref = cb->bind(pref, cx.stream);
+      std::vector<launcher> ls;
+      for (const auto& p : sets) ls.push_back(cb->bind(p, cx.stream));
+      check(cudaMemsetAsync(cref.p, 0xff, bytes, cx.stream), "poison");
+      lref(cx.stream);
+      check(cudaStreamSynchronize(cx.stream), "cuBLAS reference");
+      verdict v = spot_check_gemm(sets[0].a, false, sets[0].b, cref.f(), m, n, k, 16, true);
+      r.check = v.what + " (" + cb->version() + ")";
+      if (!v.ok) {
+        r.status = "FAILED: " + v.what;
+      } else {
+        check_and_time(cx, r, ls, [] {}, [&] { return verdict{true, r.check}; });
+        cublas_rate = r.ok() ? r.rate : 0;
+      }
+    } catch (const std::exception& e) {
+      r.status = std::string("FAILED: ") + e.what();
+    }
+    cx.rep.rows.push_back(r);
+  }
+  cx.cublas_tflops_smallgemm = cublas_rate;
+
+  // Every implementation: all of C written (NaN poison gone), 32 entries (the corners first)
+  // against fp64 on the CPU, agreement with cuBLAS' C when there is one, and the checksum that
+  // compare_checksums holds the porter paths (and notes the hand-written pipelines) to.
+  auto poison = [&] { check(cudaMemsetAsync(sets[0].c, 0xff, bytes, cx.stream), "poison"); };
+  auto verify = [&]() {
+    const long long unwritten = count_nonfinite(sets[0].c, (long long)elems, cx.stream);
+    if (unwritten) return verdict{false, std::to_string(unwritten) + " entries of C not written (NaN poison left)"};
+    verdict v = spot_check_gemm(sets[0].a, false, sets[0].b, sets[0].c, m, n, k, 32, true);
+    if (cublas_rate > 0) {
+      const double e = relative_frobenius_error(sets[0].c, cref.f(), (long long)elems, cx.stream);
+      v.ok = v.ok && e < 1e-4;
+      v.what += "; ||C - C_cublas|| / ||C_cublas|| = " + format_double(e * 1e6, 2) + "e-6";
+    }
+    v.what += "; checksum " + hex64(checksum(sets[0].c, (long long)elems, cx.stream));
+    return v;
+  };
+  run_variants(cx, cx.reg.smallgemm, [](const kernel_desc& d) { return is_default(d, default_stages_smallgemm); }, base, sets, poison,
+               verify, false);
+  if (sweep)
+    run_variants(cx, cx.reg.smallgemm, [](const kernel_desc& d) { return !is_default(d, default_stages_smallgemm); }, base, sets,
+                 poison, verify, true);
   compare_checksums(cx, base.workload, base.size);
   for (auto& r : cx.rep.rows)
     if (r.workload == base.workload && r.size == base.size && r.ok()) r.ratio = cublas_rate > 0 ? r.rate / cublas_rate : 0;

@@ -235,7 +235,7 @@ int main(int argc, char** argv) {
     << "  bar.sync = CTA barriers, ld.global.v4 / st.shared.v4 / ld.shared.v4 = 16-byte accesses, trap = wrong-target stubs.\n";
   for (const auto& arch : archs) {
     o << "\n== " << arch << " ==\n";
-    o << pad("kernel", 34) << pad("regs", 5, true) << pad("spill", 10, true) << pad("stack", 6, true) << pad("smem", 5, true) << " |";
+    o << pad("kernel", 34) << pad("regs", 5, true) << pad("spill", 10, true) << pad("stack", 6, true) << pad("smem", 6, true) << " |";
     for (const auto& f : k_families) o << pad(f.shown, std::max<std::size_t>(std::strlen(f.shown) + 1, 5), true);
     o << "\n";
     std::vector<std::pair<std::string, std::string>> rows;  // short name, mangled
@@ -251,7 +251,7 @@ int main(int argc, char** argv) {
       const auto r = res.count({arch, mangled}) ? res[{arch, mangled}] : resources{};
       o << pad(sn, 34) << pad(r.regs >= 0 ? std::to_string(r.regs) : "?", 5, true)
         << pad(std::to_string(r.spill_st) + "/" + std::to_string(r.spill_ld), 10, true) << pad(std::to_string(r.stack), 6, true)
-        << pad(std::to_string(r.smem), 5, true) << " |";
+        << pad(std::to_string(r.smem), 6, true) << " |";
       const auto it = counts.find({arch, mangled});
       for (int i = 0; i < k_nfam; ++i)
         o << pad(it != counts.end() ? std::to_string(it->second[i]) : "-",

@@ -26,14 +26,16 @@ namespace porter::backend {
 
 /// The staged copies (NVIDIA flavour). Same operation set as backends/staged/amd/porter/staged/copy.hpp.
 struct staged_copy {
-  /// 16-byte chunks per thread the staged protocol may keep in registers for buffer `Box` (0: the
-  /// box cannot use 16-byte chunks). Sized for 256-thread CTAs: ceil(chunks / 256), at most 4
-  /// (64 B per thread); a smaller CTA moves the chunks past K synchronously.
+  /// 16-byte chunks per thread the staged protocol may keep in registers for buffer `Box`. Sized
+  /// for 256-thread CTAs: ceil(chunks / 256), at most 4 (64 B per thread); a smaller CTA moves the
+  /// chunks past K synchronously. 0 (no deferral) when the box cannot use 16-byte chunks, and for
+  /// boxes below 8 KiB: there the held registers cost more than they hide (ptxas -v on sm_90: the
+  /// 128 x 128 sgemm with two 4 KiB boxes per stage went from 40 to 136 bytes of spills).
   template <class Box>
   static constexpr int deferred_chunks =
-      Box::inner_bytes % 16 != 0 ? 0
-      : (detail::box_chunks<Box, 16> + 255) / 256 > 4 ? 4
-                                                      : int((detail::box_chunks<Box, 16> + 255) / 256);
+      (Box::inner_bytes % 16 != 0 || Box::bytes < 8192) ? 0
+      : (detail::box_chunks<Box, 16> + 255) / 256 > 4   ? 4
+                                                        : int((detail::box_chunks<Box, 16> + 255) / 256);
 
 #if PORTER_GPU_COMPILER
   /// Copy the box of `src` whose first element is at `at` into `dst` (dense box layout, 128-byte
