@@ -11,6 +11,8 @@
 #    cp_async under HIP does not compile, and says why), hip.* (the copy code on the
 #    host byte for byte, conformance, LDS limit, launch refusals), hip.host.* (tests/host compiled by
 #    hipcc) and hip.device.* (skipped with the runtime's reason: there is no AMD GPU in CI).
+# 4. Installs the build into a temporary prefix (cmake --install) and builds and runs
+#    tests/consumer/hip against it with find_package(porter_hip).
 #
 # Environment: PORTER_HIP_BUILD (build folder, default <repo>/build-hip), PORTER_HIP_ARCHITECTURES,
 # JOBS (parallel jobs, default 2). Exit status: 0 when everything built and every test passed or
@@ -64,5 +66,30 @@ grep -m1 -o 'no AMD GPU to run on: .*' "$BUILD/Testing/Temporary/LastTest.log" |
 echo
 echo "== hip.lowering (gfx90a assembly) =="
 grep -E '^FAIL |line: instruction|^\s+[0-9]+: |all checks|checks failed|^ok .*control_staged_u8: the detector' "$BUILD/Testing/Temporary/LastTest.log" || true
-say "done, ctest exit status $status"
+
+# ---- 4. the installed package, from a project of its own ------------------------------------------
+# cmake --install into a fresh prefix, then tests/consumer/hip finds it with find_package(porter_hip),
+# builds with hipcc for the first architecture and runs (without an AMD GPU it prints explain and why).
+PREFIX="$BUILD/consumer-prefix"
+CONSUMER="$BUILD/consumer"
+rm -rf "$PREFIX" "$CONSUMER"
+say "consumer: cmake --install to $PREFIX, find_package(porter_hip) from tests/consumer/hip"
+consumer_ok=1
+if ! cmake --install "$BUILD" --prefix "$PREFIX" >"$BUILD/test_hip.install.log" 2>&1; then
+  tail -20 "$BUILD/test_hip.install.log"; consumer_ok=0
+elif ! cmake -S "$ROOT/tests/consumer/hip" -B "$CONSUMER" -DCMAKE_PREFIX_PATH="$PREFIX" \
+        -DCMAKE_CXX_FLAGS="--offload-arch=${ARCHS%%;*}" >"$BUILD/test_hip.consumer.log" 2>&1 ||
+     ! cmake --build "$CONSUMER" -j "$JOBS" >>"$BUILD/test_hip.consumer.log" 2>&1; then
+  grep -v 'Wunused-command-line-argument' "$BUILD/test_hip.consumer.log" | tail -30; consumer_ok=0
+elif ! "$CONSUMER/copy_tiles_hip" >"$BUILD/test_hip.consumer.out" 2>&1; then
+  cat "$BUILD/test_hip.consumer.out"; consumer_ok=0
+else
+  version=$(sed -n 's/^#define PORTER_VERSION_STRING "\(.*\)"$/\1/p' "$ROOT/include/porter/version.hpp")
+  grep -q "^porter $version (library), headers $version$" "$BUILD/test_hip.consumer.out" &&
+    grep -q '^automatic: staged$' "$BUILD/test_hip.consumer.out" || { cat "$BUILD/test_hip.consumer.out"; consumer_ok=0; }
+  sed 's/^/  consumer: /' "$BUILD/test_hip.consumer.out" | grep -E 'porter |automatic|no GPU|identical|MISMATCH' || true
+fi
+if [ "$consumer_ok" -eq 1 ]; then say "consumer: passed"; else say "consumer: FAILED"; [ "$status" -ne 0 ] || status=1; fi
+
+say "done, exit status $status"
 exit "$status"
