@@ -160,8 +160,8 @@ endfunction()
 
 # _porter_check_all_cuda_architectures(<porter_source_dir>): runs at the end of the top-level
 # directory; checks every non-imported target of the build that compiles CUDA and links
-# porter::porter, except porter's own (those under <porter_source_dir>, built for
-# PORTER_CUDA_ARCHITECTURES).
+# porter::porter, except porter's own (those of the directory <porter_source_dir> and the
+# directories it added, built for PORTER_CUDA_ARCHITECTURES).
 function(_porter_check_all_cuda_architectures porter_source_dir)
   if(NOT TARGET porter::porter)
     return()
@@ -170,14 +170,13 @@ function(_porter_check_all_cuda_architectures porter_source_dir)
   set(_targets "")
   while(_dirs)
     list(POP_FRONT _dirs _d)
+    # porter's own directory and everything it added: not by path prefix, since a consumer may sit
+    # inside porter's tree (tests/consumer does).
+    if(porter_source_dir AND _d STREQUAL porter_source_dir)
+      continue()
+    endif()
     get_property(_sub DIRECTORY "${_d}" PROPERTY SUBDIRECTORIES)
     list(APPEND _dirs ${_sub})
-    if(porter_source_dir)
-      string(FIND "${_d}/" "${porter_source_dir}/" _at)
-      if(_at EQUAL 0)
-        continue()
-      endif()
-    endif()
     get_property(_ts DIRECTORY "${_d}" PROPERTY BUILDSYSTEM_TARGETS)
     list(APPEND _targets ${_ts})
   endwhile()
