@@ -54,12 +54,19 @@ fi
 export CUDACXX=${CUDACXX:-$(command -v nvcc)}
 
 # ---- configure, build, test -------------------------------------------------------------------------
+# The configuration is CMakePresets.json's "tests" preset (cmake --workflow --preset tests does the
+# same). Its generator is Ninja; a build folder configured before keeps the generator it has, and
+# without ninja this falls back to Makefiles.
 generator=()
-if [[ ! -f $build/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
+if [[ -f $build/CMakeCache.txt ]]; then
+  generator=(-G "$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$build/CMakeCache.txt")")
+elif ! command -v ninja >/dev/null 2>&1; then
+  generator=(-G "Unix Makefiles")
+fi
 start=$SECONDS
 say "configuring $build ($(nvcc --version | sed -n 's/^Cuda compilation tools, //p'), $jobs jobs)"
 # shellcheck disable=SC2086  # PORTER_TEST_CMAKE_ARGS is a list of options
-cmake -S "$root" -B "$build" ${generator[@]+"${generator[@]}"} -DPORTER_BUILD_TESTS=ON ${PORTER_TEST_CMAKE_ARGS:-}
+cmake --preset tests -S "$root" -B "$build" ${generator[@]+"${generator[@]}"} -DPORTER_BUILD_TESTS=ON ${PORTER_TEST_CMAKE_ARGS:-}
 cmake --build "$build" -j "$jobs"
 say "built in $((SECONDS - start)) s"
 status=0

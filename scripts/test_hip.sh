@@ -5,7 +5,7 @@
 #
 # 1. Installs Debian's hipcc and libamdhip64-dev (ROCm 5.2, clang 15) if missing, plus GoogleTest,
 #    CMake and Python 3 (apt-get; needs root).
-# 2. Configures cmake/hip for PORTER_HIP_ARCHITECTURES (default gfx90a; ROCm 5.2's clang 15 cannot
+# 2. Configures cmake/hip (the "hip" preset) for PORTER_HIP_ARCHITECTURES (default gfx90a; ROCm 5.2's clang 15 cannot
 #    target gfx942) and builds the library, the examples, the bench kernels and the HIP tests.
 # 3. Runs ctest: hip.lowering.<arch> (the gfx90a assembly of the copy), hip.fail.* (forcing tma or
 #    cp_async under HIP does not compile, and says why), hip.* (the copy code on the
@@ -32,6 +32,7 @@ command -v hipcc >/dev/null 2>&1 || missing+=(hipcc)
 [ -e /usr/include/hip/hip_runtime.h ] || missing+=(libamdhip64-dev)
 [ -e /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v ninja >/dev/null 2>&1 || missing+=(ninja-build)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing ${missing[*]}"
@@ -47,7 +48,11 @@ say "toolchain: $(hipcc --offload-arch="${ARCHS%%;*}" --version 2>/dev/null | gr
 # ---- 2. configure and build ------------------------------------------------------------------------
 say "configure $BUILD for $ARCHS"
 mkdir -p "$BUILD"
-cmake -S "$ROOT/cmake/hip" -B "$BUILD" -DPORTER_HIP_ARCHITECTURES="$ARCHS" >"$BUILD/test_hip.configure.log" 2>&1 || {
+# CMakePresets.json's "hip" preset (the top-level CMakeLists.txt with PORTER_FLAVOUR=hip includes
+# cmake/hip); a build folder configured before keeps its generator.
+gen=()
+if [ -f "$BUILD/CMakeCache.txt" ]; then gen=(-G "$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$BUILD/CMakeCache.txt")"); fi
+cmake --preset hip -S "$ROOT" -B "$BUILD" ${gen[@]+"${gen[@]}"} -DPORTER_HIP_ARCHITECTURES="$ARCHS" >"$BUILD/test_hip.configure.log" 2>&1 || {
   tail -40 "$BUILD/test_hip.configure.log"; exit 1; }
 say "build (library, examples, bench kernels, tests)"
 # hipcc adds its own -L flags to compile lines; clang's 'argument unused' warnings about them are noise.
