@@ -7,7 +7,9 @@
 #   PORTER_TEST_CMAKE_ARGS  extra configure options, e.g. "-DPORTER_BUILD_BENCH=OFF"
 # On a fresh Debian 12 with the CUDA 13 toolkit in /usr/local/cuda it needs nothing else: run as
 # root, it installs what is missing (cmake, g++, ninja-build, libgtest-dev) with apt-get. Device
-# tests skip themselves without a GPU. Exits non-zero when the build or any test fails.
+# tests skip themselves without a GPU; the reason each skipped test printed is shown after ctest's
+# summary ("test.sh: skipped 2 tests (...): no usable GPU: ..."). Exits non-zero when the build or
+# any test fails.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -71,5 +73,7 @@ cmake --build "$build" -j "$jobs"
 say "built in $((SECONDS - start)) s"
 status=0
 ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$jobs" --timeout 900 || status=$?
+# ctest shows a skipped test as "***Skipped" without its output: print each skip's reason.
+bash "$root/scripts/ctest_skip_reasons.sh" "$build" "test.sh:" || true
 say "$( ((status == 0)) && echo passed || echo FAILED ) after $((SECONDS - start)) s"
 exit "$status"

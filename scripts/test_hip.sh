@@ -67,7 +67,7 @@ say "built: $(cd "$BUILD" && find . -maxdepth 3 -type f -perm -u+x -name 'porter
 say "ctest"
 ctest --test-dir "$BUILD" -j "$JOBS" --output-on-failure | tee "$BUILD/test_hip.ctest.log" | grep -vE '^\s+Start ' | grep -vE 'Passed\s+[0-9.]+ sec$'
 status=${PIPESTATUS[0]}
-grep -m1 -o 'no AMD GPU to run on: .*' "$BUILD/Testing/Temporary/LastTest.log" | sed 's/^/test_hip: hip.device.* skipped: /' || true
+bash "$ROOT/scripts/ctest_skip_reasons.sh" "$BUILD" "test_hip:" || true
 echo
 echo "== hip.lowering (gfx90a assembly) =="
 grep -E '^FAIL |line: instruction|^\s+[0-9]+: |all checks|checks failed|^ok .*control_staged_u8: the detector' "$BUILD/Testing/Temporary/LastTest.log" || true
