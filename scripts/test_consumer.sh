@@ -44,11 +44,12 @@ rm -rf "$work"
 mkdir -p "$work"
 log=$work/log.txt
 
-# configure <build-dir> <label> <cmake args...>: configure the consumer; its output is in <build-dir>.configure.txt.
+# configure <build-dir> <label> <cmake args...>: configure the consumer (the source folder is $src,
+# tests/consumer unless set); its output is in <build-dir>.configure.txt.
 configure() {
   local dir=$1 label=$2
   shift 2
-  if ! cmake -S "$root/tests/consumer" -B "$dir" ${generator[@]+"${generator[@]}"} "$@" >"$dir.configure.txt" 2>&1; then
+  if ! cmake -S "${src:-$root/tests/consumer}" -B "$dir" ${generator[@]+"${generator[@]}"} "$@" >"$dir.configure.txt" 2>&1; then
     tail -30 "$dir.configure.txt"
     fail "$label: configure failed"
     return 1
@@ -152,6 +153,30 @@ if cmake -S "$root" -B "$work/porter" ${generator[@]+"${generator[@]}"} -DCMAKE_
   configure "$d" "find_package, sm_$arch" -UPORTER_CUDA_ARCHITECTURES &&
     expect_no_warning "$d" "find_package, sm_$arch" &&
     build_and_check "$d" "find_package, sm_$arch"
+
+  # find_package in a subdirectory (the imported porter::porter is visible only there; the check
+  # runs at the end of the top level), a second target checked on demand with
+  # porter_check_cuda_architectures(), which the check at the end must not repeat. Configure only.
+  src=$work/nested-src
+  mkdir -p "$src/sub"
+  printf 'cmake_minimum_required(VERSION 3.25)\nproject(nested LANGUAGES CXX CUDA)\nadd_subdirectory(sub)\n' >"$src/CMakeLists.txt"
+  {
+    echo 'find_package(porter REQUIRED)'
+    for t in copy_tiles copy_tiles_checked; do
+      echo "add_executable($t $root/tests/consumer/main.cpp $root/tests/consumer/copy_tiles.cu)"
+      echo "target_link_libraries($t PRIVATE porter::porter)"
+    done
+    echo 'porter_check_cuda_architectures(copy_tiles_checked)'
+  } >"$src/sub/CMakeLists.txt"
+  n=$work/nested
+  if configure "$n" "find_package in a subdirectory, sm_75" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_ARCHITECTURES=75; then
+    expect_warning "$n" "find_package in a subdirectory, sm_75" "porter: target 'copy_tiles' builds its CUDA code for 75 only"
+    expect_warning "$n" "porter_check_cuda_architectures(copy_tiles_checked)" "porter: target 'copy_tiles_checked' builds"
+    count=$(grep -c "porter: target 'copy_tiles_checked'" "$n.configure.txt" || true)
+    [[ $count == 1 ]] && say "porter_check_cuda_architectures: one warning for the target it checked" ||
+      fail "porter_check_cuda_architectures: $count warnings for copy_tiles_checked, expected 1"
+  fi
+  unset src
 else
   tail -40 "$log"
   fail "porter: configure, build or install failed"
