@@ -7,7 +7,9 @@
 #   PORTER_TEST_CMAKE_ARGS  extra configure options, e.g. "-DPORTER_BUILD_BENCH=OFF"
 # On a fresh Debian 12 with the CUDA 13 toolkit in /usr/local/cuda it needs nothing else: run as
 # root, it installs what is missing (cmake, g++, ninja-build, libgtest-dev) with apt-get. Device
-# tests skip themselves without a GPU. Exits non-zero when the build or any test fails.
+# tests skip themselves without a GPU; the reason each skipped test printed is shown after ctest's
+# summary ("test.sh: skipped 2 tests (...): no usable GPU: ..."). Exits non-zero when the build or
+# any test fails.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -54,15 +56,24 @@ fi
 export CUDACXX=${CUDACXX:-$(command -v nvcc)}
 
 # ---- configure, build, test -------------------------------------------------------------------------
+# The configuration is CMakePresets.json's "tests" preset (cmake --workflow --preset tests does the
+# same). Its generator is Ninja; a build folder configured before keeps the generator it has, and
+# without ninja this falls back to Makefiles.
 generator=()
-if [[ ! -f $build/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
+if [[ -f $build/CMakeCache.txt ]]; then
+  generator=(-G "$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$build/CMakeCache.txt")")
+elif ! command -v ninja >/dev/null 2>&1; then
+  generator=(-G "Unix Makefiles")
+fi
 start=$SECONDS
 say "configuring $build ($(nvcc --version | sed -n 's/^Cuda compilation tools, //p'), $jobs jobs)"
 # shellcheck disable=SC2086  # PORTER_TEST_CMAKE_ARGS is a list of options
-cmake -S "$root" -B "$build" ${generator[@]+"${generator[@]}"} -DPORTER_BUILD_TESTS=ON ${PORTER_TEST_CMAKE_ARGS:-}
+cmake --preset tests -S "$root" -B "$build" ${generator[@]+"${generator[@]}"} -DPORTER_BUILD_TESTS=ON ${PORTER_TEST_CMAKE_ARGS:-}
 cmake --build "$build" -j "$jobs"
 say "built in $((SECONDS - start)) s"
 status=0
 ctest --test-dir "$build" --output-on-failure --no-tests=error -j "$jobs" --timeout 900 || status=$?
+# ctest shows a skipped test as "***Skipped" without its output: print each skip's reason.
+bash "$root/scripts/ctest_skip_reasons.sh" "$build" "test.sh:" || true
 say "$( ((status == 0)) && echo passed || echo FAILED ) after $((SECONDS - start)) s"
 exit "$status"

@@ -6,6 +6,7 @@
 // registers, shared memory, spills, from the compiler) and exits 0.
 #include <porter/device.hpp>
 #include <porter/planner.hpp>
+#include <porter/version.hpp>
 
 #include <cstdio>
 #include <cstring>
@@ -37,6 +38,7 @@ const char* k_usage =
     "  --lowering         print the lowering report (what the compiler emitted per target and path)\n"
     "  --device N         GPU ordinal (default 0)\n"
     "  --budget SECONDS   stop starting sweep points after this long (default: 150 quick, 420 full)\n"
+    "  --version          print porter's version (the linked core's) and exit\n"
     "  --help\n"
     "Tables go to stdout, progress to stderr. Exit status 1 if any result was wrong.\n";
 
@@ -133,7 +135,10 @@ int main(int argc, char** argv) {
     else if (a == "--lowering") opt.lowering = true;
     else if (a == "--device") opt.device = std::atoi(next().c_str());
     else if (a == "--budget") opt.budget_s = std::atof(next().c_str());
-    else if (a == "--help" || a == "-h") {
+    else if (a == "--version") {
+      std::printf("porter-bench %s\n", porter::version().string);
+      return 0;
+    } else if (a == "--help" || a == "-h") {
       std::fputs(k_usage, stdout);
       return 0;
     } else {

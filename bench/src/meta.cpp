@@ -1,6 +1,8 @@
 // bench/src/meta.cpp — run metadata (see meta.hpp).
 #include "meta.hpp"
 
+#include <porter/version.hpp>
+
 #include <cuda_runtime.h>
 #include <unistd.h>
 
@@ -41,6 +43,7 @@ std::vector<std::pair<std::string, std::string>> collect_meta(const porter::devi
   const std::time_t now = std::time(nullptr);
   std::strftime(tbuf, sizeof tbuf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   m.emplace_back("date", tbuf);
+  m.emplace_back("porter_version", porter::version().string);
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   m.emplace_back("host", host);

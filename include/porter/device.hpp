@@ -7,8 +7,9 @@
 namespace porter {
 
 /// Capabilities of one GPU, read through cudaGetDeviceProperties / cudaDeviceGetAttribute
-/// (CUDA Runtime API, "Device Management"), or their HIP equivalents (core/src/device_hip.cpp:
-/// hipGetDeviceProperties; AMD devices report hip = true, and never TMA or cp.async).
+/// (CUDA Runtime API, "Device Management"; core/src/device_reader_cuda.cpp), or their HIP
+/// equivalents (core/src/device_reader_hip.cpp: hipGetDeviceProperties; AMD devices report
+/// hip = true, and never TMA or cp.async).
 struct device_caps {
   int device = 0;                       ///< runtime device ordinal
   std::string name;                     ///< e.g. "NVIDIA H200"
@@ -43,12 +44,25 @@ struct device_caps {
   }
 };
 
-/// Capabilities of `device` (-1: the current device). Returns nullopt when there is no usable GPU;
-/// `why` (if given) then receives the runtime's reason, e.g. "cudaGetDeviceCount: no CUDA-capable
-/// device is detected". Results are cached per device.
+/// Capabilities of `device` (a runtime ordinal; any negative value: the calling thread's current
+/// device). Returns nullopt when there is no usable GPU, the ordinal does not exist, or the runtime
+/// fails; `why` (if given) then receives one sentence naming what is missing, followed by the
+/// runtime's own report in brackets. Without a GPU it names the first missing piece of the stack:
+///   "no NVIDIA driver: libcuda.so.1 cannot be loaded (...)" (dlopen failed),
+///   "libcuda.so.1 loads, but /dev/nvidiactl is absent: the nvidia kernel driver is not loaded, ...",
+///   "this process may not open /dev/nvidia0 for reading and writing: ...",
+///   "the NVIDIA driver is too old for this program: it supports CUDA up to 12.4 (...), and the
+///    program's CUDA runtime is 13.0 (...)",
+///   "no NVIDIA GPU is visible with CUDA_VISIBLE_DEVICES=\"\": ...", or the driver's "no CUDA device";
+/// under HIP the same for libamdhip64, /dev/kfd and /dev/dri/renderD<N>. Each ends like
+/// "[cudaGetDeviceCount: cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA
+/// runtime version]". The device count is read once per process and each device's capabilities on
+/// first use; thread-safe. Implemented in core/src/device.cpp (the messages, the cache) over a
+/// per-vendor reader (core/src/device_reader_cuda.cpp, device_reader_hip.cpp).
 std::optional<device_caps> query_device(int device = -1, std::string* why = nullptr);
 
-/// As query_device, but throws porter::error(errc::no_device) with the runtime's reason.
+/// As query_device, but throws porter::error(errc::no_device, rule "device.available") whose
+/// message is "no usable GPU: " followed by query_device's sentence.
 device_caps require_device(int device = -1);
 
 }  // namespace porter

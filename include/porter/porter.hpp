@@ -15,3 +15,4 @@
 #include "porter/schedule.hpp"
 #include "porter/launch.hpp"
 #include "porter/planner.hpp"
+#include "porter/version.hpp"
