@@ -13,11 +13,17 @@
 namespace pb {
 
 /// How a porter variant schedules its grid: porter::plan_schedule's choice ("porter" rows), or a
-/// schedule forced for the sweep that checks the planner ("porter-persistent", "porter-per-tile").
-enum class sched_mode { planned, persistent, per_tile };
+/// schedule forced for the sweep that checks the planner ("porter-persistent", "porter-per-tile",
+/// "porter-4-per-cta": blocked, 4 consecutive tiles per CTA through its pipeline).
+enum class sched_mode { planned, persistent, per_tile, four_per_cta };
 
 inline const char* impl_of(sched_mode m) {
-  return m == sched_mode::planned ? "porter" : m == sched_mode::persistent ? "porter-persistent" : "porter-per-tile";
+  switch (m) {
+    case sched_mode::planned: return "porter";
+    case sched_mode::persistent: return "porter-persistent";
+    case sched_mode::per_tile: return "porter-per-tile";
+    default: return "porter-4-per-cta";
+  }
 }
 
 /// The schedule of a launch over `tiles` tiles: `resident` is SMs x CTAs per SM (the persistent grid).
@@ -25,6 +31,7 @@ inline porter::tile_schedule schedule_for(sched_mode m, long long tiles, int res
                                           int steps_per_tile) {
   if (m == sched_mode::persistent) return porter::persistent_schedule(tiles, resident);
   if (m == sched_mode::per_tile) return porter::blocked_schedule(tiles, 1);
+  if (m == sched_mode::four_per_cta) return porter::blocked_schedule(tiles, 4);
   const porter::device_caps caps = porter::require_device();
   porter::schedule_request q;
   q.tiles = tiles;
@@ -251,12 +258,13 @@ void add_automatic(registry& r) {
   }
 }
 
-/// Every schedule of one kernel: the planner's choice and the two forced ones.
+/// Every schedule of one kernel: the planner's choice and the three forced ones.
 template <class Add>
 void for_each_schedule(Add&& add) {
   add(sched_mode::planned);
   add(sched_mode::persistent);
   add(sched_mode::per_tile);
+  add(sched_mode::four_per_cta);
 }
 
 /// Call f.template operator()<Path>() for each concrete path.

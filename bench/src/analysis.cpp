@@ -67,11 +67,13 @@ std::string sgemm_size_8192(const context& cx) {
 
 /// Why porter's pipeline on `path` may trail the hand-written one of the same path (for a MISS).
 std::string why_behind_hand_written(const std::string& path) {
+  // Both protocols now match the hand-written ones step for step (docs/design.md); what is left is
+  // the per-copy work of the generic copy (coordinates, edge handling, width choice).
   if (path == "tma")
-    return "porter's tma pipeline has every thread arrive on the stage's full and empty mbarriers and wait on the empty one "
-           "(2 x 256 arrivals per stage) where the hand-written one has thread 0's single arrive.expect_tx and one __syncthreads per step";
-  return "porter's pipeline synchronises with per-thread mbarrier arrivals and waits (and its generic copy code costs registers) "
-         "where the hand-written loop uses one __syncthreads per step";
+    return "the protocol matches the hand-written one (thread 0 arms FULL, one CTA barrier per step); porter's copy adds an "
+           "expect_tx per box, the alignment and split checks, and per-step token bookkeeping";
+  return "the protocol matches the hand-written one (commit_group, wait_group, one CTA barrier per step); porter's copy adds "
+         "per-chunk coordinate, edge and width handling that the hand-written loop, fixed to one tiling, does not need";
 }
 
 }  // namespace
@@ -132,18 +134,29 @@ void evaluate_planner(context& cx) {
         q.demand_bytes_per_second_per_sm = cx.d2d_gbs > 0 ? cx.d2d_gbs * 1e9 / 2.0 / sms : 0;
         demand_src = cx.d2d_gbs > 0 ? "half the measured D2D copy rate (the read side)" : "DRAM peak";
       }
-      const porter::stage_plan plan = porter::plan_stages(cx.caps, q);
+      porter::launch_plan_request lq;
+      lq.stages = q;
+      if (auto it = cx.tiles_of.find(workload); it != cx.tiles_of.end()) {
+        lq.tiles = it->second.first;
+        lq.steps_per_tile = it->second.second;
+      }
+      const porter::launch_plan plan = porter::plan_launch(cx.caps, lq);
       planner_line pl;
       pl.workload = workload + " " + size;
       pl.path = path;
       pl.planned = plan.stages;
-      pl.reason = plan.reason + " [demand: " + demand_src + "; latency: " + format_double(plan.latency_ns, 0) + " ns]";
-      const row* best = best_row(cx, [&](const row& r) { return r.workload == workload && r.size == size && r.impl == "porter" && r.path == path; });
+      pl.reason = plan.reason + " [demand: " + demand_src + "; latency: " + format_double(q.latency_ns, 0) + " ns]";
+      // The planner's point is the "porter" row at its stage count (porter rows use plan_schedule's
+      // grid); the best is over every porter schedule (planned, persistent, one tile per CTA) and stage.
+      const row* best = best_row(cx, [&](const row& r) {
+        return r.workload == workload && r.size == size && r.impl.rfind("porter", 0) == 0 && r.path == path;
+      });
       const row* planned = best_row(cx, [&](const row& r) {
         return r.workload == workload && r.size == size && r.impl == "porter" && r.path == path && r.stages == plan.stages;
       });
       if (best) {
         pl.best = best->stages;
+        if (best->impl != "porter") pl.reason += "; best point: " + best->impl + " S=" + std::to_string(best->stages);
         pl.best_rate = best->rate;
         pl.unit = best->unit;
       }
@@ -164,7 +177,7 @@ void evaluate_targets(context& cx) {
           : "";
   for (const char* path : {"tma", "cp_async", "staged"}) {
     const row* b = best_row(cx, [&](const row& r) { return is(r, "stream", "porter", path); });
-    const double goal = std::string(path) == "staged" ? 0.95 : 1.00;
+    const double goal = std::string(path) == "staged" ? 0.97 : 1.00;
     add_target(cx, std::string("stream: porter/") + path + " (best stage) >= " + format_double(goal, 2) + "x cudaMemcpy D2D", b,
                memcpy_row, goal,
                "a copy kernel moves read and write traffic the same way; check the CTA/SM and bytes in flight in the sweep");
@@ -178,7 +191,9 @@ void evaluate_targets(context& cx) {
     for (const char* path : {"tma", "cp_async", "staged"}) {
       const row* st = best_row(cx, [&](const row& r) { return is(r, w, "porter", path); });
       const row* sr = best_row(cx, [&](const row& r) { return is(r, "stream", "porter", path); });
-      add_target(cx, w + ": porter/" + path + " effective bandwidth >= 0.90x porter/" + path + " stream", st, sr, 0.90,
+      const double goal = std::string(path) == "staged" ? 0.85 : 0.90;
+      add_target(cx, w + ": porter/" + path + " effective bandwidth >= " + format_double(goal, 2) + "x porter/" + path + " stream", st,
+                 sr, goal,
                  "halo re-reads (" + std::to_string(2 * rad) + " extra rows per 32, 8 extra columns per 128, mostly L2 hits) and fewer CTA/SM");
     }
     const row* bp = best_row(cx, [&](const row& r) { return is(r, w, "porter"); });
@@ -223,20 +238,32 @@ void evaluate_targets(context& cx) {
     for (const char* path : {"tma", "cp_async"}) {
       const std::string p = path;
       const std::string family = p == "tma" ? "TMA" : "cp.async";
-      add_target(cx, label + ": porter/" + p + " >= 0.97x hand-written " + family + " pipeline (manual/" + p + ", same tiling)",
-                 sel("porter", p), sel("manual", p), 0.97, why_behind_hand_written(p));
+      add_target(cx, label + ": porter/" + p + " >= 0.99x hand-written " + family + " pipeline (manual/" + p + ", same tiling)",
+                 sel("porter", p), sel("manual", p), 0.99, why_behind_hand_written(p));
+      // The zero-cost claim proper: the same persistent grid as the hand-written loop.
+      add_target(cx, label + ": porter/" + p + " on the hand-written loop's persistent grid >= 0.99x manual/" + p,
+                 sel("porter-persistent", p), sel("manual", p), 0.99, why_behind_hand_written(p));
+    }
+    // automatic against the fastest forced path (default stage counts, planned schedule).
+    {
+      const row* au = sel("porter", "automatic");
+      const row* fast = best_row(cx, [&, w = w, size = size](const row& r) {
+        return r.workload == w && (size.empty() || r.size == size) && r.impl == "porter" && !r.sweep_only && r.path != "automatic";
+      });
+      add_target(cx, label + ": porter/automatic >= 0.99x the fastest forced path (default stages)", au, fast, 0.99,
+                 "automatic chose by capability and the break-even table, and the measured order differs here");
     }
     if (w == "smallgemm")
-      add_target(cx, label + ": porter/cp_async >= 0.97x cuda::pipeline + cuda::memcpy_async (manual-cuda-pipeline/cp_async)",
-                 sel("porter", "cp_async"), sel("manual-cuda-pipeline", "cp_async"), 0.97, why_behind_hand_written("cp_async"));
-    add_target(cx, label + ": best porter path >= 0.97x best hand-written pipeline (any path)", sel("porter", ""), sel("", ""), 0.97,
+      add_target(cx, label + ": porter/cp_async >= 0.99x cuda::pipeline + cuda::memcpy_async (manual-cuda-pipeline/cp_async)",
+                 sel("porter", "cp_async"), sel("manual-cuda-pipeline", "cp_async"), 0.99, why_behind_hand_written("cp_async"));
+    add_target(cx, label + ": best porter path >= 0.99x best hand-written pipeline (any path)", sel("porter", ""), sel("", ""), 0.99,
                "");
   }
   // 5. The planner's stage count against the best measured one.
   for (const auto& p : cx.rep.planner) {
     target t;
-    t.name = "planner: " + p.workload + " porter/" + p.path + " planned S=" + std::to_string(p.planned) + " within 5% of best S=" +
-             std::to_string(p.best);
+    t.name = "planner: " + p.workload + " porter/" + p.path + " planned S=" + std::to_string(p.planned) +
+             " within 5% of the best point (S=" + std::to_string(p.best) + ", any schedule)";
     t.goal = 0.95;
     if (p.best_rate > 0 && p.planned_rate > 0) {
       t.value = p.planned_rate / p.best_rate;

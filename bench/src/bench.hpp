@@ -3,6 +3,8 @@
 #include <cuda_runtime.h>
 
 #include <chrono>
+#include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,8 @@ struct context {
   std::string latency_note;
   double cublas_tflops_8192 = 0, cublas_tflops_4096 = 0;
   double cublas_tflops_smallgemm = 0;  ///< cuBLAS at the smallgemm size (the planner's demand)
+  /// Per workload: tiles of the problem and pipeline steps per tile (the planner's launch inputs).
+  std::map<std::string, std::pair<long long, int>> tiles_of;
   bool kokkos_ran = false;
   std::vector<row> kokkos_rows;  ///< from porter-bench-kokkos
 

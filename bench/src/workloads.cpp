@@ -275,6 +275,7 @@ void run_stream(context& cx) {
 
   row base;
   base.workload = "stream";
+  cx.tiles_of["stream"] = {(n + stream_shape::tile - 1) / stream_shape::tile, 1};
   base.size = "2^28 fp32";
   base.bytes = 2.0 * double(bytes);
   base.unit = "GB/s";
@@ -362,6 +363,9 @@ void run_stencil(context& cx, int radius) {
 
   row base;
   base.workload = "stencil2d-r" + std::to_string(radius);
+  cx.tiles_of[base.workload] = {static_cast<long long>((w + stencil_shape::tile_w - 1) / stencil_shape::tile_w) *
+                                    ((h + stencil_shape::tile_h - 1) / stencil_shape::tile_h),
+                                1};
   base.size = "16384^2 fp32";
   base.bytes = 2.0 * double(bytes);  // effective: one read and one write of the grid
   base.unit = "GB/s";
@@ -454,6 +458,8 @@ void run_sgemm(context& cx, int size, bool sweep) {
 
   row base;
   base.workload = "sgemm";
+  cx.tiles_of["sgemm"] = {static_cast<long long>((m + sgemm_shape::bm - 1) / sgemm_shape::bm) * ((n + sgemm_shape::bn - 1) / sgemm_shape::bn),
+                          (k + sgemm_shape::bk - 1) / sgemm_shape::bk};
   base.size = std::to_string(size) + "^3";
   base.flops = 2.0 * double(m) * n * k;
   base.bytes = 4.0 * (double(m) * k + double(k) * n + double(m) * n);
@@ -546,6 +552,9 @@ void run_smallgemm(context& cx, int size, bool sweep) {
 
   row base;
   base.workload = "smallgemm";
+  cx.tiles_of["smallgemm"] = {static_cast<long long>((m + smallgemm_shape::tile - 1) / smallgemm_shape::tile) *
+                                  ((n + smallgemm_shape::tile - 1) / smallgemm_shape::tile),
+                              (k + smallgemm_shape::bk - 1) / smallgemm_shape::bk};
   base.size = std::to_string(size) + "^3";
   base.flops = 2.0 * double(m) * n * k;
   base.bytes = 4.0 * (double(m) * k + double(k) * n + double(m) * n);

@@ -30,10 +30,8 @@ std::string explain(const source_desc& d, const device_caps* caps, const support
   for (int i = 0; i < path_count; ++i) {
     const rules::lowering_rules& l = *all[i];
     const bool layout_ok = r.supports(l.id);
-    std::string device_why = rules::device_refusal(l, caps);
-#if PORTER_HIP
-    if (device_why.empty() && l.nvidia_only) device_why = "this program was built for AMD GPUs with HIP";
-#endif
+    // The device in `caps`, as it is (a HIP build's launch refuses the NVIDIA paths separately).
+    const std::string device_why = rules::device_refusal(l, caps);
     if (!device_why.empty()) mask &= ~path_bit(l.id);
     o << l.name << ": " << (layout_ok && device_why.empty() ? "yes" : "refused") << "\n";
     for (const auto& v : r.refusals)

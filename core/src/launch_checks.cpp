@@ -22,12 +22,10 @@ void check_path_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc)
   const rules::lowering_rules& l = rules::rules_of(p);
   const std::string name = l.name;
   const int min_cc = l.min_compute_capability;
-  if (l.nvidia_only && (caps.hip || PORTER_HIP))
+  if (l.nvidia_only && caps.hip)
     throw error(errc::path_unsupported, "launch.path_vendor",
-                "path " + name + " is an NVIDIA instruction family; " +
-                    (caps.hip ? "device " + std::to_string(caps.device) + " '" + caps.describe() + "' is an AMD GPU"
-                              : std::string("this program was compiled for AMD GPUs with HIP")) +
-                    ", where porter moves tiles with the staged path (use porter::path::staged or porter::path::automatic)");
+                "path " + name + " is an NVIDIA instruction family; device " + std::to_string(caps.device) + " '" + caps.describe() +
+                    "' is an AMD GPU, where porter moves tiles with the staged path (use porter::path::staged or porter::path::automatic)");
   if (min_cc > 0 && caps.compute_capability() < min_cc)
     throw error(errc::path_unsupported, "launch.path_device",
                 "path " + name + " needs compute capability " + std::to_string(min_cc / 10) + "." + std::to_string(min_cc % 10) +
@@ -54,6 +52,14 @@ void check_shared_memory(std::size_t bytes, const device_caps& caps) {
                     " B per block (opt-in limit): use fewer stages or smaller boxes");
 }
 
+void check_block_size(unsigned threads, int max_threads, const char* path_name) {
+  if (max_threads > 0 && threads > unsigned(max_threads))
+    throw error(errc::invalid_argument, "launch.block_size",
+                "the launch asks for " + std::to_string(threads) + " threads per CTA; the kernel's " + path_name +
+                    " instantiation allows at most " + std::to_string(max_threads) +
+                    " (cudaFuncAttributes::maxThreadsPerBlock, limited by its registers)");
+}
+
 void check_source_path(path_id p, unsigned mask, const source_desc& d, const device_caps& caps, int index,
                        const support_report* report) {
   if (mask & path_bit(p)) return;
@@ -63,6 +69,14 @@ void check_source_path(path_id p, unsigned mask, const source_desc& d, const dev
 }
 
 namespace detail {
+
+void refuse_in_hip_build(path_id p) {
+  const rules::lowering_rules& l = rules::rules_of(p);
+  if (!l.nvidia_only) return;
+  throw error(errc::path_unsupported, "launch.path_vendor",
+              std::string("path ") + l.name + " is an NVIDIA instruction family; this program was compiled for AMD GPUs with HIP, "
+                                               "where porter moves tiles with the staged path (use porter::path::staged or porter::path::automatic)");
+}
 
 bool device_runs(path_id p, const device_caps& caps) {
   const rules::lowering_rules& l = rules::rules_of(p);

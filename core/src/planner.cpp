@@ -173,4 +173,48 @@ schedule_plan plan_schedule(const device_caps& caps, const schedule_request& req
   return p;
 }
 
+launch_plan plan_launch(const device_caps& caps, const launch_plan_request& req) {
+  const stage_plan_request& q = req.stages;
+  if (q.stage_bytes == 0)
+    throw error(errc::invalid_argument, "planner.stage_bytes", "stage_bytes is 0; a stage must bring in at least one byte");
+  launch_plan p;
+  const stage_plan one = [&] {
+    stage_plan_request r1 = q;
+    r1.max_stages = 1;
+    r1.path = path_id::tma;  // the async rule at one stage: only its occupancy matters here
+    return plan_stages(caps, r1);
+  }();
+  const int sms = caps.sm_count > 0 ? caps.sm_count : 1;
+  const double at_one = double(one.ctas_per_sm) * double(q.stage_bytes);
+  std::ostringstream why;
+  why.setf(std::ios::fixed);
+  why.precision(1);
+  if (req.steps_per_tile <= 1 && one.ctas_per_sm > 0 &&
+      (req.tiles <= static_cast<long long>(sms) * one.ctas_per_sm || at_one >= one.needed_bytes)) {
+    p.stages = 1;
+    p.one_tile_per_cta = true;
+    p.ctas_per_sm = one.ctas_per_sm;
+    why << "one tile per CTA, 1 stage: " << one.ctas_per_sm << " CTAs/SM x " << double(q.stage_bytes) / 1024.0 << " KiB = "
+        << at_one / 1024.0 << " KiB in flight per SM >= the " << one.needed_bytes / 1024.0
+        << " KiB Little's law asks for; more stages would only cut the CTAs per SM";
+    p.reason = why.str();
+    return p;
+  }
+  const stage_plan st = plan_stages(caps, q);
+  p.stages = st.stages;
+  p.ctas_per_sm = st.ctas_per_sm;
+  schedule_request sr;
+  sr.tiles = req.tiles;
+  sr.tile_bytes = q.stage_bytes;
+  sr.stages = st.stages;
+  sr.ctas_per_sm = st.ctas_per_sm > 0 ? st.ctas_per_sm : 1;
+  sr.steps_per_tile = req.steps_per_tile;
+  sr.demand_bytes_per_second_per_sm = q.demand_bytes_per_second_per_sm;
+  sr.latency_ns = q.latency_ns;
+  const schedule_plan sp = plan_schedule(caps, sr);
+  p.one_tile_per_cta = !sp.schedule.persistent();
+  p.reason = st.reason + "; grid: " + sp.reason;
+  return p;
+}
+
 }  // namespace porter

@@ -46,6 +46,11 @@ void check_path_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc)
 /// per workgroup (64 KiB on gfx90a and gfx942); the message names both (rule launch.lds_capacity).
 void check_shared_memory(std::size_t bytes, const device_caps& caps);
 
+/// Throws porter::error(errc::invalid_argument, rule launch.block_size) when a CTA of `threads`
+/// threads exceeds what the kernel instantiation for `path_name` allows (`max_threads`:
+/// cudaFuncAttributes::maxThreadsPerBlock, limited by its registers); 0 skips the check.
+void check_block_size(unsigned threads, int max_threads, const char* path_name);
+
 /// Throws porter::error(errc::path_unsupported) when a forced path cannot read argument `index`
 /// (a tiled source described by `d`, with support mask `mask`); the message includes explain()
 /// from the source's own report (`report`, may be null: looked up).
@@ -81,6 +86,9 @@ const function_info& function_info_of(const void* kernel);
 void allow_dynamic_shared_memory(const void* kernel, std::size_t bytes);
 /// Throws errc::driver when the last launch failed (cudaGetLastError / hipGetLastError).
 void check_launched();
+/// Throws errc::path_unsupported (rule launch.path_vendor) when `p` is an NVIDIA path: called by a
+/// HIP build's launch before anything else.
+void refuse_in_hip_build(path_id p);
 /// Whether the device can run path `p` at all (rule launch.path_device / vendor), without throwing.
 bool device_runs(path_id p, const device_caps& caps);
 
@@ -112,13 +120,14 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared
   if constexpr (PORTER_HIP && Path::nvidia_only) {
     // Refused before anything else (no device needed to know): only reachable in a HIP build with
     // PORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH=1; otherwise the pipeline does not compile.
-    check_path_on_device(Path::id, device_caps{}, 0);
+    detail::refuse_in_hip_build(Path::id);
   }
   const device_caps caps = require_device();
   const void* f = reinterpret_cast<const void*>(kernel);
   const detail::function_info& fi = detail::function_info_of(f);
   if (!fi.ok) detail::throw_no_code(fi);
   check_path_on_device(Path::id, caps, fi.ptx_version);
+  check_block_size(block.x * block.y * block.z, fi.max_threads, Path::name);
   detail::for_each_arg(
       [&](const auto& a, int index) {
         using A = std::decay_t<decltype(a)>;

@@ -123,6 +123,28 @@ struct schedule_plan {
 /// (errc::invalid_argument) for tile_bytes == 0, ctas_per_sm < 1 or tiles < 0.
 schedule_plan plan_schedule(const device_caps& caps, const schedule_request& req);
 
+/// Stages and schedule together: what a launch of `stages.path` over `tiles` tiles should use.
+struct launch_plan_request {
+  stage_plan_request stages;            ///< the kernel as plan_stages sees it (stage bytes, occupancy limits, demand, latency)
+  long long tiles = 0;                  ///< tiles in the problem
+  int steps_per_tile = 1;               ///< pipeline steps per tile (1: streaming; a GEMM tile: its K-tiles)
+};
+
+/// plan_launch's answer.
+struct launch_plan {
+  int stages = 1;                       ///< pipeline stages, 1..8
+  bool one_tile_per_cta = true;         ///< the schedule kind (else persistent)
+  int ctas_per_sm = 0;                  ///< CTAs per SM at that stage count
+  std::string reason;                   ///< one sentence: which rule decided
+};
+
+/// THE RULE for stages and grid together. A streaming kernel (one step per tile) that fits enough
+/// tiles in flight with ONE stage per CTA (ctas_per_sm(1) x stage_bytes >= needed, or the problem
+/// fits one wave) runs one tile per CTA with 1 stage: more stages would only cut the CTAs per SM.
+/// Otherwise the stage count comes from plan_stages (bytes in flight inside each CTA) and the
+/// schedule from plan_schedule at that count.
+launch_plan plan_launch(const device_caps& caps, const launch_plan_request& req);
+
 /// The persistent schedule of `tiles` tiles on a grid of `grid` CTAs (> 0).
 tile_schedule persistent_schedule(long long tiles, int grid);
 /// The one-tile-per-CTA schedule (blocked, k tiles per CTA: k = 1 is one tile each).

@@ -34,8 +34,21 @@ void launch_as(Make make, dim3 grid, dim3 block, std::size_t smem, Args&&... arg
   else
     porter::launch<Path>(make(Path{}), grid, block, smem, nullptr, std::forward<Args>(args)...);
 }
-/// The instantiation whose attributes stand for the kernel (automatic: staged, which every build has).
-template <class Path> using attr_path = std::conditional_t<std::is_same_v<Path, porter::path::automatic>, porter::path::staged, Path>;
+/// Threads per CTA the kernel allows: for path::automatic the least over every instantiation the
+/// launch may choose (porter::launch refuses a block larger than the chosen one allows).
+template <class Path, class Make>
+int max_threads_of(Make make) {
+  if constexpr (std::is_same_v<Path, porter::path::automatic>) {
+    int m = 1 << 30;
+    porter::lowerings::for_each_path(porter::lowerings::all{}, [&](auto p) {
+      const int t = kernel_max_threads(make(p));
+      m = t < m ? t : m;
+    });
+    return m;
+  } else {
+    return kernel_max_threads(make(Path{}));
+  }
+}
 
 template <class Box>
 source_spec spec() {
@@ -104,7 +117,7 @@ tile_kernel box_kernel_under_test() {
   auto set = std::make_shared<detail::source_set<Box>>();
   tile_kernel k = detail::common<Path, S, Box>(set);
   auto make = [](auto p) { return &box_kernel<decltype(p), S, Box>; };
-  k.max_threads = detail::kernel_max_threads(make(detail::attr_path<Path>{}));
+  k.max_threads = detail::max_threads_of<Path>(make);
   k.schedule = "protocol";
   const std::size_t smem = k.shared_bytes;
   k.launch = [set, make, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out,
@@ -121,7 +134,7 @@ tile_kernel for_each_tile_kernel_under_test() {
   auto set = std::make_shared<detail::source_set<Box>>();
   tile_kernel k = detail::common<Path, S, Box>(set);
   auto make = [](auto p) { return &for_each_tile_kernel<decltype(p), S, Box>; };
-  k.max_threads = detail::kernel_max_threads(make(detail::attr_path<Path>{}));
+  k.max_threads = detail::max_threads_of<Path>(make);
   k.schedule = "for_each_tile";
   const std::size_t smem = k.shared_bytes;
   k.launch = [set, make, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out, int,
@@ -138,7 +151,7 @@ tile_kernel pair_kernel_under_test() {
   auto set = std::make_shared<detail::source_set<A, B>>();
   tile_kernel k = detail::common<Path, S, A, B>(set);
   auto make = [](auto p) { return &pair_kernel<decltype(p), S, A, B>; };
-  k.max_threads = detail::kernel_max_threads(make(detail::attr_path<Path>{}));
+  k.max_threads = detail::max_threads_of<Path>(make);
   k.schedule = "protocol";
   const std::size_t smem = k.shared_bytes;
   k.launch = [set, make, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out,
@@ -158,7 +171,7 @@ bytes_kernel bytes_kernel_under_test() {
   k.path_name = Path::name;
   k.stages = S;
   k.shared_bytes = porter::stage_ring<S, bytes_box>::bytes;
-  k.max_threads = detail::kernel_max_threads(make(detail::attr_path<Path>{}));
+  k.max_threads = detail::max_threads_of<Path>(make);
   k.buffer_bytes = bytes_box::bytes;
   const std::size_t smem = k.shared_bytes;
   k.launch = [make, smem](dim3 grid, dim3 block, const unsigned char* base, const int* offs, const int* cnts, const int2* work,

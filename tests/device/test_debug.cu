@@ -45,7 +45,7 @@ enum misuse : int {
   use_before_init,              // pipeline(smem, defer_init) and no init()
   wait_without_commit,          // consumer_wait with no committed stage
   bytes_beyond_buffer,          // async_copy of 257 bytes into a 256-byte buffer
-  wait_timeout,                 // half the CTA skips consumer_wait: the others' bounded wait traps
+  wait_timeout,                 // the issuing thread skips producer_commit: FULL never completes, the bounded wait traps
 };
 
 using misuse_box = porter::box<unsigned char, 256>;
@@ -99,8 +99,10 @@ __global__ void misuse_kernel(const unsigned char* src, int what) {
       Pipe pipe(smem);
       auto a = pipe.producer_acquire();
       porter::async_copy(porter::buffer<0>(a), src, 64);
+      // Thread 0 issued the copy and is the one arrival FULL counts: without its commit the phase
+      // never completes, whatever the bytes do.
+      if (pt::dev::thread_rank() == 0) return;
       pipe.producer_commit(a);
-      if (pt::dev::thread_rank() >= pt::dev::cta_threads() / 2) return;  // never arrive on the full barrier
       auto r = pipe.consumer_wait();  // the bounded wait traps: stage 0, phase 0
       pipe.consumer_release(r);
       break;

@@ -73,8 +73,9 @@ void run_2d(int h, int w, int pitch, std::size_t offset, const std::vector<porte
   check(hipMemcpy(d_at, ats.data(), ats.size() * sizeof(porter::coord<2>), hipMemcpyHostToDevice), "hipMemcpy");
   const T* base = reinterpret_cast<const T*>(d_src + offset);
   auto src = porter::make_tiled_source<Box>(base, {h, w}, {pitch}, Box{});
-  porter::launch<Path>(stream_tiles<Path, Box>, dim3(1), dim3(256), porter::pipeline<Path, 2, Box>::shared_bytes, nullptr,
-                       src, d_at, int(ats.size()), d_out);
+  // automatic is chosen on the host among the kernel's instantiations (on AMD: staged).
+  porter::launch<Path>(porter::kernel_family{[](auto p) { return &stream_tiles<decltype(p), Box>; }}, dim3(1), dim3(256),
+                       porter::stage_ring<2, Box>::bytes, nullptr, src, d_at, int(ats.size()), d_out);
   check(hipDeviceSynchronize(), "kernel");
   std::vector<unsigned char> got(ats.size() * Box::bytes);
   check(hipMemcpy(got.data(), d_out, got.size(), hipMemcpyDeviceToHost), "hipMemcpy");

@@ -80,7 +80,7 @@ extern "C" __global__ void control_staged_u8(const __grid_constant__ porter::til
   alignas(128) __shared__ unsigned char tile[box_u8::elements];
   // One byte per thread per step, with the tensor's bounds checked per byte.
   for (unsigned k = threadIdx.x; k < box_u8::elements; k += blockDim.x) {
-    const long long r = at[0] + long long(k / box_u8::dim(1)), c = at[1] + long long(k % box_u8::dim(1));
+    const long long r = at[0] + static_cast<long long>(k / box_u8::dim(1)), c = at[1] + static_cast<long long>(k % box_u8::dim(1));
     const bool in = r >= 0 && r < src.extent[0] && c >= 0 && c < src.extent[1];
     tile[k] = in ? src.ptr[r * src.stride[0] + c] : 0;
   }

@@ -118,6 +118,17 @@ TEST(LaunchGuard, AnEightStagePipelineOf32KiBBoxesDoesNotFitAnH200) {
   EXPECT_NO_THROW(porter::check_shared_memory(fits::shared_bytes, h));
 }
 
+TEST(LaunchGuard, ABlockLargerThanTheInstantiationAllowsIsRefusedNamingBoth) {
+  EXPECT_NO_THROW(porter::check_block_size(256, 256, "tma"));
+  EXPECT_NO_THROW(porter::check_block_size(1024, 0, "tma"));  // unknown: not checked
+  const auto e = thrown([] { porter::check_block_size(1024, 640, "cp_async"); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code(), errc::invalid_argument);
+  EXPECT_EQ(e->rule(), "launch.block_size");
+  EXPECT_TRUE(Contains(e->what(), "1024 threads per CTA"));
+  EXPECT_TRUE(Contains(e->what(), "cp_async instantiation allows at most 640"));
+}
+
 TEST(LaunchGuard, ForcedPathThatTheSourceRefusesQuotesExplain) {
   const auto d = porter_test::desc(4, {64, 1000}, {1001, 1}, {16, 64});  // pitch 4004 B: no tma
   const auto h = porter_test::h200();
@@ -129,7 +140,7 @@ TEST(LaunchGuard, ForcedPathThatTheSourceRefusesQuotesExplain) {
   EXPECT_TRUE(Contains(e->what(), "path tma cannot read kernel argument 2"));
   EXPECT_TRUE(Contains(e->what(), "4004 B"));
   EXPECT_TRUE(Contains(e->what(), "[rule tma.stride_multiple_of_16]"));
-  EXPECT_TRUE(Contains(e->what(), "automatic: cp_async"));
+  EXPECT_TRUE(Contains(e->what(), "automatic: cp_async")) << e->what();
   EXPECT_NO_THROW(porter::check_source_path(path_id::cp_async, mask, d, h, 2));
   EXPECT_NO_THROW(porter::check_source_path(path_id::staged, mask, d, h, 2));
 }

@@ -30,6 +30,8 @@ inline constexpr hipMemcpyKind cudaMemcpyHostToDevice = hipMemcpyHostToDevice;
 inline constexpr hipMemcpyKind cudaMemcpyDeviceToHost = hipMemcpyDeviceToHost;
 inline constexpr hipMemcpyKind cudaMemcpyDeviceToDevice = hipMemcpyDeviceToDevice;
 inline constexpr hipMemcpyKind cudaMemcpyDefault = hipMemcpyDefault;
+using cudaFuncAttribute = hipFuncAttribute;
+inline constexpr hipFuncAttribute cudaFuncAttributeMaxDynamicSharedMemorySize = hipFuncAttributeMaxDynamicSharedMemorySize;
 
 // ---- errors --------------------------------------------------------------------------------------
 inline const char* cudaGetErrorString(hipError_t e) { return hipGetErrorString(e); }
@@ -74,6 +76,12 @@ inline hipError_t cudaEventElapsedTime(float* ms, hipEvent_t a, hipEvent_t b) { 
 template <class... P>
 inline hipError_t cudaFuncGetAttributes(hipFuncAttributes* a, void (*kernel)(P...)) {
   return hipFuncGetAttributes(a, reinterpret_cast<const void*>(kernel));
+}
+inline hipError_t cudaFuncSetAttribute(const void* kernel, hipFuncAttribute attr, int value) {
+  return hipFuncSetAttribute(kernel, attr, value);
+}
+inline hipError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* kernel, int threads, std::size_t smem) {
+  return hipOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, threads, smem);
 }
 
 // ---- warp shuffles (device) -----------------------------------------------------------------------

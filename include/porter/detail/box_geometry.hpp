@@ -39,26 +39,30 @@ struct chunk_source {
   unsigned valid;           ///< bytes inside the tensor (0..W); the rest read as zero
 };
 
-/// Locate chunk k of W bytes of `Box` at `at` in `src` (see file comment).
+/// Locate chunk k of W bytes of `Box` at `at` in `src` (see file comment). The index arithmetic
+/// inside the box is 32-bit (a box holds far fewer than 2^31 chunks: it fits in shared memory), so
+/// its row/column split is a 32-bit multiply-high by a constant; only the tensor offset is 64-bit.
 template <class Box, unsigned W, class Src>
 PORTER_HOST_DEVICE PORTER_FORCEINLINE chunk_source locate_chunk(const Src& src, const coord<Box::rank>& at,
                                                                 std::size_t k) {
   using T = typename Box::element_type;
   constexpr int R = Box::rank;
-  constexpr std::size_t chunks_per_row = Box::inner_bytes / W;
-  const std::size_t row = k / chunks_per_row;
-  const std::size_t c = k - row * chunks_per_row;
+  constexpr unsigned chunks_per_row = unsigned(Box::inner_bytes / W);
+  static_assert(Box::rows * (Box::inner_bytes / W) < (std::size_t(1) << 31), "porter: a box of 2^31 chunks or more cannot be in shared memory.");
+  const unsigned kk = unsigned(k);
+  const unsigned row = kk / chunks_per_row;
+  const unsigned c = kk - row * chunks_per_row;
   // Decompose the row index into outer box indices (outermost first) and test each dimension.
-  std::size_t rest = row;
+  unsigned rest = row;
   std::int64_t elem = 0;
   bool inside = true;
 #pragma unroll
   for (int d = R - 2; d >= 0; --d) {
-    const std::size_t bd = std::size_t(Box::dim(d));
-    const std::int64_t idx = std::int64_t(at[d]) + std::int64_t(rest % bd);
+    const unsigned bd = unsigned(Box::dim(d));
+    const int idx = at[d] + int(rest % bd);
     rest /= bd;
     inside = inside && idx >= 0 && idx < src.extent[d];
-    elem += idx * src.stride[d];
+    elem += std::int64_t(idx) * src.stride[d];
   }
   // Innermost dimension in bytes.
   const std::int64_t col_bytes = std::int64_t(at[R - 1]) * std::int64_t(sizeof(T)) + std::int64_t(c * W);
@@ -68,7 +72,7 @@ PORTER_HOST_DEVICE PORTER_FORCEINLINE chunk_source locate_chunk(const Src& src, 
   if (!inside || col_bytes < 0) v = 0;
   const unsigned char* base = reinterpret_cast<const unsigned char*>(src.ptr);
   const unsigned char* from = base + elem * std::int64_t(sizeof(T)) + col_bytes;
-  return chunk_source{row * Box::inner_bytes + c * W, v ? static_cast<const void*>(from) : static_cast<const void*>(base),
+  return chunk_source{std::size_t(row) * Box::inner_bytes + c * W, v ? static_cast<const void*>(from) : static_cast<const void*>(base),
                       unsigned(v)};
 }
 

@@ -52,7 +52,7 @@ struct cp_async_copy {
       default: break;
     }
     if (done < bytes)
-      staged_copy::copy_bytes(static_cast<unsigned char*>(dst) + done, static_cast<const unsigned char*>(src) + done,
+      staged_copy::copy_bytes_batched<1>(static_cast<unsigned char*>(dst) + done, static_cast<const unsigned char*>(src) + done,
                          bytes - done, ctx);
   }
 
@@ -70,7 +70,7 @@ struct cp_async_copy {
     switch (w) {
       case 8: walk_box<Box, 8>(dst, src, at, ctx); break;
       case 4: walk_box<Box, 4>(dst, src, at, ctx); break;
-      default: staged_copy::copy_box<Box>(dst, src, at, ctx); break;
+      default: staged_copy::copy_box<Box, 1>(dst, src, at, ctx); break;
     }
   }
 

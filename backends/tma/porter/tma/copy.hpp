@@ -54,7 +54,7 @@ struct tma_copy {
       // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary (the hardware
       // raises an illegal-instruction error otherwise); such boxes move with thread loads.
       if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0) {
-        staged_copy::copy_box<Box>(dst, src, at, ctx);
+        staged_copy::copy_box<Box, 1>(dst, src, at, ctx);
         after_thread_stores();
         return;
       }
@@ -91,7 +91,7 @@ struct tma_copy {
                                        const detail::copy_context& ctx) {
     const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(src), dd = reinterpret_cast<std::uintptr_t>(dst);
     if (((s ^ dd) & 15u) != 0) {  // cannot be 16-byte aligned on both sides at once
-      staged_copy::copy_bytes(dst, src, bytes, ctx);
+      staged_copy::copy_bytes_batched<1>(dst, src, bytes, ctx);
       after_thread_stores();
       return;
     }
@@ -109,8 +109,8 @@ struct tma_copy {
         ptx::bulk_copy_g2s(d + head + off, sp + head + off, std::uint32_t(n), ctx.barrier);
       }
     }
-    if (head) staged_copy::copy_bytes(d, sp, head, ctx);
-    if (tail) staged_copy::copy_bytes(d + head + body, sp + head + body, tail, ctx);
+    if (head) staged_copy::copy_bytes_batched<1>(d, sp, head, ctx);
+    if (tail) staged_copy::copy_bytes_batched<1>(d + head + body, sp + head + body, tail, ctx);
     if (head || tail) after_thread_stores();
   }
 

@@ -2,8 +2,11 @@
 // shared-memory stores.
 //
 // Runs on every GPU porter targets. Each thread moves chunks of W bytes (W = the widest access the
-// addresses allow, up to 16), four chunks per batch: four loads are issued before the first store,
-// so each thread keeps up to 64 bytes in flight. Out-of-bounds bytes are stored as zero. The bytes
+// addresses allow, up to 16). With W = 16, four chunks per batch: four loads are issued before the
+// first store, so each thread keeps up to 64 bytes in flight. Narrower chunks (sources aligned below
+// 16 bytes) move one at a time: their walkers are compiled into every kernel that uses the path,
+// and batching them raised the kernels' register counts for a case the fast path never takes
+// (ptxas -v, sm_90: the stencil's staged kernel 114 -> 57 registers, stream 76 -> 32). Out-of-bounds bytes are stored as zero. The bytes
 // are in shared memory when copy_box / copy_bytes return; the caller completes them (the staged
 // protocol's CTA barrier, or the tma / cp_async protocols for their thread-load fallbacks).
 //
@@ -41,23 +44,31 @@ struct staged_copy {
   /// Copy the box of `src` whose first element is at `at` into `dst` (dense box layout, 128-byte
   /// aligned shared memory, Box::bytes long). Elements outside the tensor are stored as zero.
   /// Called by all `ctx.nthreads` threads; the bytes are in shared memory when it returns.
-  template <class Box>
+  /// `Batch`: chunks each thread loads before its first store (4: the staged path's own copies;
+  /// 1: the thread-load fallbacks of tma and cp_async, which are rare and must not raise the
+  /// kernel's register count: ptxas -v on sm_90, pb_stream<tma>: 60 registers with Batch 4).
+  template <class Box, int Batch = 4>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
     // One walker per chunk width; all inline: an out-of-line call in a kernel costs more registers
     // (call ABI) than the walkers themselves (measured with ptxas -v on sm_90).
     const unsigned w = detail::box_chunk_bytes<Box>(src, at);
-    if (w == 16) walk_box<Box, 16>(dst, src, at, ctx, 0);
-    else narrow_box<Box>(w, dst, src, at, ctx);
+    if (w == 16) walk_box<Box, 16, Batch>(dst, src, at, ctx, 0);
+    else narrow_box<Box, 1>(w, dst, src, at, ctx);
   }
 
   /// Copy `bytes` bytes from global `src` (any alignment) to shared `dst` (any alignment).
-  /// Exactly [dst, dst + bytes) is written. Called by all threads of the CTA.
+  /// Exactly [dst, dst + bytes) is written. Called by all threads of the CTA. `Batch` as above.
+  template <int Batch = 4>
+  static PORTER_DEVICE void copy_bytes_batched(void* dst, const void* src, std::size_t bytes, const detail::copy_context& ctx) {
+    const unsigned w = detail::widest_access(reinterpret_cast<std::uintptr_t>(src) | reinterpret_cast<std::uintptr_t>(dst));
+    if (w == 16) walk_bytes<16, Batch>(dst, src, bytes, ctx);
+    else narrow_bytes<1>(w, dst, src, bytes, ctx);
+  }
+  /// copy_bytes_batched<4>: the staged path's own byte-range copy (the lowering operation).
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
                                        const detail::copy_context& ctx) {
-    const unsigned w = detail::widest_access(reinterpret_cast<std::uintptr_t>(src) | reinterpret_cast<std::uintptr_t>(dst));
-    if (w == 16) walk_bytes<16>(dst, src, bytes, ctx);
-    else narrow_bytes(w, dst, src, bytes, ctx);
+    copy_bytes_batched<4>(dst, src, bytes, ctx);
   }
 
   /// Start copying the box at `at` into `dst`: when the box can move in 16-byte chunks, load this
@@ -70,7 +81,7 @@ struct staged_copy {
                                                              const detail::copy_context& ctx) {
     const unsigned w = detail::box_chunk_bytes<Box>(src, at);
     if (w != 16) {
-      narrow_box<Box>(w, dst, src, at, ctx);
+      narrow_box<Box, 1>(w, dst, src, at, ctx);
       return false;
     }
     constexpr std::size_t total = detail::box_chunks<Box, 16>;
@@ -82,7 +93,7 @@ struct staged_copy {
         held[u] = load_chunk<16>(cs.src, cs.valid);
       }
     }
-    walk_box<Box, 16>(dst, src, at, ctx, std::size_t(K) * ctx.nthreads);
+    walk_box<Box, 16, 1>(dst, src, at, ctx, std::size_t(K) * ctx.nthreads);
     return true;
   }
 
@@ -102,24 +113,25 @@ struct staged_copy {
  private:
   static constexpr int batch = 4;  // chunks per thread loaded before the first store
 
-  template <class Box>
+  template <class Box, int Batch>
   static PORTER_DEVICE void narrow_box(unsigned w, typename Box::element_type* dst, const tiled_source<Box>& src,
                                        const coord<Box::rank>& at, const detail::copy_context& ctx) {
     switch (w) {
-      case 8: walk_box<Box, 8>(dst, src, at, ctx, 0); break;
-      case 4: walk_box<Box, 4>(dst, src, at, ctx, 0); break;
-      case 2: walk_box<Box, 2>(dst, src, at, ctx, 0); break;
-      default: walk_box<Box, 1>(dst, src, at, ctx, 0); break;
+      case 8: walk_box<Box, 8, Batch>(dst, src, at, ctx, 0); break;
+      case 4: walk_box<Box, 4, Batch>(dst, src, at, ctx, 0); break;
+      case 2: walk_box<Box, 2, Batch>(dst, src, at, ctx, 0); break;
+      default: walk_box<Box, 1, Batch>(dst, src, at, ctx, 0); break;
     }
   }
 
+  template <int Batch>
   static PORTER_DEVICE void narrow_bytes(unsigned w, void* dst, const void* src, std::size_t bytes,
                                          const detail::copy_context& ctx) {
     switch (w) {
-      case 8: walk_bytes<8>(dst, src, bytes, ctx); break;
-      case 4: walk_bytes<4>(dst, src, bytes, ctx); break;
-      case 2: walk_bytes<2>(dst, src, bytes, ctx); break;
-      default: walk_bytes<1>(dst, src, bytes, ctx); break;
+      case 8: walk_bytes<8, Batch>(dst, src, bytes, ctx); break;
+      case 4: walk_bytes<4, Batch>(dst, src, bytes, ctx); break;
+      case 2: walk_bytes<2, Batch>(dst, src, bytes, ctx); break;
+      default: walk_bytes<1, Batch>(dst, src, bytes, ctx); break;
     }
   }
 
@@ -147,19 +159,20 @@ struct staged_copy {
     return load_partial<W>(src, valid);
   }
 
-  // Chunks first, first + nthreads, ... of this thread's share, from chunk index thread + `skip`.
-  template <class Box, unsigned W>
+  // Chunks first, first + nthreads, ... of this thread's share, from chunk index thread + `skip`;
+  // Batch chunks are loaded before the first of them is stored.
+  template <class Box, unsigned W, int Batch>
   static PORTER_DEVICE void walk_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx, std::size_t skip) {
     using V = detail::vec_t<W>;
     if constexpr (Box::inner_bytes % W == 0) {  // other widths are never chosen: W divides the box row
       constexpr std::size_t total = detail::box_chunks<Box, W>;
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
-      for (std::size_t k0 = ctx.thread + skip; k0 < total; k0 += std::size_t(batch) * ctx.nthreads) {
-        V r[batch];
-        std::size_t off[batch];
+      for (std::size_t k0 = ctx.thread + skip; k0 < total; k0 += std::size_t(Batch) * ctx.nthreads) {
+        V r[Batch];
+        std::size_t off[Batch];
 #pragma unroll
-        for (int u = 0; u < batch; ++u) {
+        for (int u = 0; u < Batch; ++u) {
           const std::size_t k = k0 + std::size_t(u) * ctx.nthreads;
           if (k < total) {
             const detail::chunk_source cs = detail::locate_chunk<Box, W>(src, at, k);
@@ -168,7 +181,7 @@ struct staged_copy {
           }
         }
 #pragma unroll
-        for (int u = 0; u < batch; ++u) {
+        for (int u = 0; u < Batch; ++u) {
           const std::size_t k = k0 + std::size_t(u) * ctx.nthreads;
           if (k < total) *reinterpret_cast<V*>(d + off[u]) = r[u];
         }
@@ -176,21 +189,21 @@ struct staged_copy {
     }
   }
 
-  template <unsigned W>
+  template <unsigned W, int Batch>
   static PORTER_DEVICE void walk_bytes(void* dst, const void* src, std::size_t bytes, const detail::copy_context& ctx) {
     using V = detail::vec_t<W>;
     const std::size_t full = bytes / W;
     const V* s = static_cast<const V*>(src);
     V* d = static_cast<V*>(dst);
-    for (std::size_t k0 = ctx.thread; k0 < full; k0 += std::size_t(batch) * ctx.nthreads) {
-      V r[batch];
+    for (std::size_t k0 = ctx.thread; k0 < full; k0 += std::size_t(Batch) * ctx.nthreads) {
+      V r[Batch];
 #pragma unroll
-      for (int u = 0; u < batch; ++u) {
+      for (int u = 0; u < Batch; ++u) {
         const std::size_t k = k0 + std::size_t(u) * ctx.nthreads;
         if (k < full) r[u] = s[k];
       }
 #pragma unroll
-      for (int u = 0; u < batch; ++u) {
+      for (int u = 0; u < Batch; ++u) {
         const std::size_t k = k0 + std::size_t(u) * ctx.nthreads;
         if (k < full) d[k] = r[u];
       }
