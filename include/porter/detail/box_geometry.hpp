@@ -76,6 +76,40 @@ PORTER_HOST_DEVICE PORTER_FORCEINLINE chunk_source locate_chunk(const Src& src, 
                       unsigned(v)};
 }
 
+/// True when every element of the box at `at` lies inside the tensor: no chunk is cut by an edge
+/// and none reads as zero, so the copy needs no per-chunk bounds (the interior fast path).
+template <class Box, class Src>
+PORTER_HOST_DEVICE PORTER_FORCEINLINE bool box_inside(const Src& src, const coord<Box::rank>& at) {
+  bool in = true;
+#pragma unroll
+  for (int d = 0; d < Box::rank; ++d) in = in && at[d] >= 0 && std::int64_t(at[d]) + Box::dim(d) <= src.extent[d];
+  return in;
+}
+
+/// Global address of the box's first element (a valid address only when box_inside holds).
+template <class Box, class Src>
+PORTER_HOST_DEVICE PORTER_FORCEINLINE const unsigned char* box_origin(const Src& src, const coord<Box::rank>& at) {
+  std::int64_t elem = 0;
+#pragma unroll
+  for (int d = 0; d < Box::rank; ++d) elem += std::int64_t(at[d]) * src.stride[d];
+  return reinterpret_cast<const unsigned char*>(src.ptr) + elem * std::int64_t(sizeof(typename Box::element_type));
+}
+
+/// Byte offset in the tensor, from the box's first element, of innermost row `row` of the box
+/// (its outer indices, outermost first, decomposed with compile-time box dimensions).
+template <class Box, class Src>
+PORTER_HOST_DEVICE PORTER_FORCEINLINE std::int64_t box_row_offset(const Src& src, unsigned row) {
+  std::int64_t elem = 0;
+  unsigned rest = row;
+#pragma unroll
+  for (int d = Box::rank - 2; d >= 0; --d) {
+    const unsigned bd = unsigned(Box::dim(d));
+    elem += std::int64_t(rest % bd) * src.stride[d];
+    rest /= bd;
+  }
+  return elem * std::int64_t(sizeof(typename Box::element_type));
+}
+
 /// Number of W-byte chunks in a box.
 template <class Box, unsigned W>
 inline constexpr std::size_t box_chunks = Box::rows * (Box::inner_bytes / W);

@@ -70,9 +70,10 @@ struct tma_copy {
 #pragma unroll
       for (int d = 0; d < R; ++d) c[d] = at[R - 1 - d];  // innermost first
       c[0] *= inner_scale;
-      const int split = src.tma_split_rows;
-      const std::size_t slab = Box::bytes / std::size_t(Box::dim(0));  // bytes per index of dimension 0
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
+      constexpr std::size_t slab = Box::bytes / std::size_t(Box::dim(0));  // bytes per index of dimension 0
+      // A box of at most 256 outer rows is never split: one instruction, no loop, no load of the split.
+      const int split = Box::dim(0) <= 256 ? Box::dim(0) : src.tma_split_rows;
       for (int r = 0; r < Box::dim(0); r += split) {
         const int outer = at[0] + r;
         void* to = d + std::size_t(r) * slab;

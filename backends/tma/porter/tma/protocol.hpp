@@ -68,6 +68,8 @@ class tma_protocol {
   template <int I, class Box>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                  const coord<Box::rank>& at) {
+    // porter::launch refuses such a source on the host first; this catches a launch that bypassed
+    // it. (Every thread checks: testing thread 0 alone measured 7 more registers on sm_90.)
     if (!src.supports(path_id::tma))
       detail::trap("async_copy on path tma: this source does not allow tma (see porter::explain on the host)");
     tma_copy::copy_box<Box>(dst, src, at, ctx(stage));
