@@ -61,7 +61,7 @@ struct copy_box_of<L, Box, std::void_t<decltype(&L::template copy_box<Box>)>> {
 template <class L, class = void> struct copy_bytes_of { using type = void; };
 template <class L> struct copy_bytes_of<L, std::void_t<decltype(&L::copy_bytes)>> { using type = decltype(&L::copy_bytes); };
 
-/// The reference signatures (DESIGN.md, "Architecture").
+/// The reference signatures (docs/design.md, "The lowering contract").
 template <class Box>
 using copy_box_signature = void (*)(typename Box::element_type*, const tiled_source<Box>&, const coord<Box::rank>&,
                                     const porter::detail::copy_context&);

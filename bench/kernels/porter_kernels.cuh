@@ -5,7 +5,7 @@
 // Grid schedules come from the host as a porter::tile_schedule: one tile per CTA (the grid as large
 // as the problem, as cub::DeviceTransform runs) or persistent (SMs x occupancy CTAs, CTA b taking
 // tiles b, b + gridDim.x, ...); the same kernel runs both.
-// What is NOT here: __CUDA_ARCH__, inline PTX, vendor #if (DESIGN.md, invariant 7).
+// What is NOT here: __CUDA_ARCH__, inline PTX, vendor #if (docs/design.md, invariant 8).
 #pragma once
 #include <porter/porter.hpp>
 

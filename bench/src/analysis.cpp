@@ -5,7 +5,7 @@
 // hold porter to the peers a user would pick instead (cub::DeviceTransform for stream) and, per
 // workload and path, to the hand-written pipeline of the same path and tiling (porter/tma vs
 // manual/tma, porter/cp_async vs manual/cp_async and, for smallgemm, vs the cuda::pipeline
-// version), each at its best stage count: DESIGN.md invariant 7, "zero cost".
+// version), each at its best stage count: docs/design.md, invariant 7, "zero cost".
 #include <porter/planner.hpp>
 
 #include <algorithm>

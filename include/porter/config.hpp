@@ -1,7 +1,7 @@
 // porter/config.hpp — the one place that maps compiler and target macros to capability names.
 //
 // Everything else in porter tests these names, never __CUDA_ARCH__, __HIP_DEVICE_COMPILE__ or raw
-// SM numbers (DESIGN.md, invariant 7). Sources: CUDA C++ Programming Guide, "Feature Availability"
+// SM numbers (docs/design.md, invariant 8). Sources: CUDA C++ Programming Guide, "Feature Availability"
 // (__CUDA_ARCH__), PTX ISA 8.x sections 9.7.9.25 (cp.async, sm_80), 9.7.9.25.4 (cp.async.bulk,
 // sm_90), 9.7.13.15 (mbarrier, sm_80; expect_tx and try_wait, sm_90).
 #pragma once

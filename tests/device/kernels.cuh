@@ -146,6 +146,24 @@ __global__ void for_each_tile_kernel(const __grid_constant__ porter::tiled_sourc
       });
 }
 
+/// Boxes through porter::for_each_tile over a porter::tile_schedule: tile t (a global tile index)
+/// is the box at coords[t] and lands in destination slot t, whichever CTA runs it (blocked with k
+/// tiles per CTA, or persistent). Slot t holds the box (its padding stays poisoned).
+template <class Path, int S, class Box>
+__global__ void schedule_kernel(const __grid_constant__ porter::tiled_source<Box> src, const porter::coord<Box::rank>* coords,
+                                porter::tile_schedule sched, unsigned char* out) {
+  extern __shared__ unsigned char smem[];
+  using Pipe = porter::pipeline<Path, S, Box>;
+  dev::scribble_stages<Pipe>(smem);
+  Pipe pipe(smem);
+  constexpr std::size_t slot_bytes = Pipe::ring::buffer_bytes[0];
+  porter::for_each_tile(
+      pipe, src, sched, [&](long long t) { return coords[t]; },
+      [&](porter::tile_view<Box> tile, long long t) {
+        dev::store_bytes<Box::bytes>(out + std::size_t(t) * slot_bytes, reinterpret_cast<const unsigned char*>(tile.data()));
+      });
+}
+
 /// Byte ranges: step i copies counts[first+i] bytes from base + offsets[first+i] into buffer 0.
 /// With `prefill` the consumer stores the whole buffer (the copy must not touch the pattern past
 /// its end); without, only the copied bytes (the rest of the slot must stay poisoned).

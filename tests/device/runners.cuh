@@ -3,6 +3,7 @@
 // (data, layouts, references, comparisons, messages) is compiled once, by the host compiler.
 #pragma once
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -141,6 +142,31 @@ tile_kernel for_each_tile_kernel_under_test() {
                                int) {
     detail::launch_as<Path>(make, grid, block, smem, std::get<0>(set->src), reinterpret_cast<const porter::coord<Box::rank>*>(at[0]),
                             work, out);
+  };
+  return k;
+}
+
+/// schedule_kernel<Path, S, Box>: for_each_tile over a tile_schedule of every slot the case's work
+/// list names. `tiles_per_cta` > 0: blocked; 0: persistent over `persistent_grid` CTAs.
+template <class Path, int S, class Box>
+tile_kernel schedule_kernel_under_test(int tiles_per_cta, int persistent_grid) {
+  auto set = std::make_shared<detail::source_set<Box>>();
+  tile_kernel k = detail::common<Path, S, Box>(set);
+  auto make = [](auto p) { return &schedule_kernel<decltype(p), S, Box>; };
+  k.max_threads = detail::max_threads_of<Path>(make);
+  k.schedule = "for_each_tile";
+  const std::size_t smem = k.shared_bytes;
+  k.launch = [set, make, smem, tiles_per_cta, persistent_grid](dim3 grid, dim3 block, const std::vector<const int*>& at,
+                                                               const int2* work, unsigned char* out, int, int) {
+    // The work list is contiguous (entry i: first slot, trips): its end is the number of tiles.
+    int2 last{0, 0};
+    if (cudaMemcpy(&last, work + (grid.x - 1), sizeof(int2), cudaMemcpyDeviceToHost) != cudaSuccess)
+      throw std::runtime_error("schedule test: reading the work list failed");
+    const long long tiles = static_cast<long long>(last.x) + last.y;
+    const porter::tile_schedule sc =
+        tiles_per_cta > 0 ? porter::blocked_schedule(tiles, tiles_per_cta) : porter::persistent_schedule(tiles, persistent_grid);
+    detail::launch_as<Path>(make, dim3(unsigned(sc.grid_ctas())), block, smem, std::get<0>(set->src),
+                            reinterpret_cast<const porter::coord<Box::rank>*>(at[0]), sc, out);
   };
   return k;
 }

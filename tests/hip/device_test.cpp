@@ -4,7 +4,7 @@
 // porter's CI, which compiles for gfx90a and checks the instructions but has no AMD hardware).
 // Each test streams boxes through a 2-stage pipeline (staged and automatic, the two paths HIP has),
 // writes every landed tile to global memory and compares it with the dense box layout built on the
-// host: the same promise the NVIDIA paths keep (DESIGN.md: bit-identical tiles across paths).
+// host: the same promise the NVIDIA paths keep (docs/design.md, invariant 1: bit-identical tiles across paths).
 #include <hip/hip_runtime.h>
 
 #include <cstdint>

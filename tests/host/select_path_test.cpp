@@ -21,7 +21,7 @@ TEST(SelectPath, MaskBitsAreTheOnesTheTableUses) {
   EXPECT_EQ(path_bit(path_id::staged), S);
 }
 
-// DESIGN.md: automatic takes tma where the device has TMA and the source allows it, else cp_async
+// docs/design.md: automatic takes tma where the device has TMA and the source allows it, else cp_async
 // likewise, else staged; a HIP device has neither (gfx90a reports compute capability 9.0).
 struct row {
   unsigned mask;

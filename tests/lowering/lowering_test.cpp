@@ -302,7 +302,7 @@ TEST(LoweringAllTargets, StagedIsPlainVectorLoadsAndCtaBarriers) {
     }
 }
 
-// ---- debug builds: bounded waits that trap with a message (DESIGN.md invariant 5) ---------------------
+// ---- debug builds: bounded waits that trap with a message (docs/design.md, invariant 5) ---------------------
 
 TEST(LoweringSm90, DebugWaitsAreBoundedAndNameTheStage) {
   const auto d = code(90, "tma", "box2d", /*debug=*/true);
