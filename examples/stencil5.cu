@@ -1,8 +1,9 @@
 // examples/stencil5.cu — one algorithm source, three data paths.
 //
-// A 5-point Jacobi step on an H x W fp32 grid (zero outside the grid): each CTA walks output tiles
-// of 16 x 64, reading each tile with its halo (18 x 72, starting one row up and four columns left, so
-// the box row stays 16-byte aligned) through a porter pipeline. The kernel is written once and run
+// A 5-point Jacobi step on an H x W fp32 grid (zero outside the grid): each output tile of 16 x 64
+// is read with its halo (18 x 72, starting one row up and four columns left, so the box row stays
+// 16-byte aligned) through a porter pipeline; a porter::tile_schedule says which tiles each CTA
+// runs (here one tile per CTA, as porter::plan_launch chooses for a streaming kernel). The kernel is written once and run
 // with path::tma, path::cp_async, path::staged and path::automatic (chosen on the host for the launch:
 // porter::launch gets the kernel template as a porter::kernel_family); every result must be
 // bit-identical to the CPU reference computed in the same float order.
@@ -22,18 +23,15 @@ constexpr int tile_h = 16, tile_w = 64;
 using halo_box = porter::box<float, tile_h + 2, tile_w + 8>;
 
 template <class Path>
-__global__ void jacobi5(const __grid_constant__ porter::tiled_source<halo_box> grid_in, float* out, int h, int w) {
+__global__ void jacobi5(const __grid_constant__ porter::tiled_source<halo_box> grid_in, float* out, int h, int w,
+                        porter::tile_schedule sched) {
   extern __shared__ unsigned char smem[];
   porter::pipeline<Path, 3, halo_box> pipe(smem);
-  const int tiles_x = (w + tile_w - 1) / tile_w, tiles = tiles_x * ((h + tile_h - 1) / tile_h);
-  const int mine = tiles > int(blockIdx.x) ? (tiles - int(blockIdx.x) + int(gridDim.x) - 1) / int(gridDim.x) : 0;
-  auto origin = [&](int i) {
-    const int t = int(blockIdx.x) + i * int(gridDim.x);
-    return porter::coord<2>{(t / tiles_x) * tile_h, (t % tiles_x) * tile_w};
-  };
+  const int tiles_x = (w + tile_w - 1) / tile_w;
+  auto origin = [&](long long t) { return porter::coord<2>{int(t / tiles_x) * tile_h, int(t % tiles_x) * tile_w}; };
   porter::for_each_tile(
-      pipe, grid_in, mine, [&](int i) { auto o = origin(i); return porter::coord<2>{o[0] - 1, o[1] - 4}; },
-      [&](porter::tile_view<halo_box> t, int i) {
+      pipe, grid_in, sched, [&](long long t) { auto o = origin(t); return porter::coord<2>{o[0] - 1, o[1] - 4}; },
+      [&](porter::tile_view<halo_box> t, long long i) {
         const auto o = origin(i);
         for (int k = threadIdx.x; k < tile_h * tile_w; k += blockDim.x) {
           const int r = k / tile_w, c = k % tile_w;
@@ -52,8 +50,11 @@ bool run(const char* label, const float* d_in, float* d_out, int h, int w, const
   try {
     // One call for every path: the family holds the kernel's instantiations, and the launch runs
     // the forced one, or the one `automatic` chooses for this device and source.
+    const long long tiles = static_cast<long long>((w + tile_w - 1) / tile_w) * ((h + tile_h - 1) / tile_h);
+    const porter::tile_schedule sched = porter::blocked_schedule(tiles, 1);  // one tile per CTA
     const porter::path_choice c = porter::launch<Path>(porter::kernel_family{[](auto p) { return &jacobi5<decltype(p)>; }},
-                                                       dim3(264), dim3(256), smem, nullptr, src, d_out, h, w);
+                                                       dim3(unsigned(sched.grid_ctas())), dim3(256), smem, nullptr, src, d_out, h,
+                                                       w, sched);
     if (std::is_same_v<Path, porter::path::automatic>) std::printf("%-10s ran as %s: %s\n", label, porter::path_id_name(c.path), c.reason.c_str());
   } catch (const porter::error& e) {
     std::printf("%-10s refused: %s\n", label, e.what());
