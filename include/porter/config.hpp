@@ -27,6 +27,14 @@
 #  define PORTER_NOINLINE
 #endif
 
+// `#pragma unroll` where the compiler knows it (nvcc, hipcc); nothing in plain C++, where g++ would
+// warn about an unknown pragma in headers the host core shares with device code.
+#if PORTER_GPU_COMPILER
+#  define PORTER_UNROLL _Pragma("unroll")
+#else
+#  define PORTER_UNROLL
+#endif
+
 // Device compilation pass and the capabilities of its target.
 #if defined(__CUDA_ARCH__)
 #  define PORTER_DEVICE_PASS 1

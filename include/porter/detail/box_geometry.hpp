@@ -56,7 +56,7 @@ PORTER_HOST_DEVICE PORTER_FORCEINLINE chunk_source locate_chunk(const Src& src, 
   unsigned rest = row;
   std::int64_t elem = 0;
   bool inside = true;
-#pragma unroll
+PORTER_UNROLL
   for (int d = R - 2; d >= 0; --d) {
     const unsigned bd = unsigned(Box::dim(d));
     const int idx = at[d] + int(rest % bd);
@@ -81,7 +81,7 @@ PORTER_HOST_DEVICE PORTER_FORCEINLINE chunk_source locate_chunk(const Src& src, 
 template <class Box, class Src>
 PORTER_HOST_DEVICE PORTER_FORCEINLINE bool box_inside(const Src& src, const coord<Box::rank>& at) {
   bool in = true;
-#pragma unroll
+PORTER_UNROLL
   for (int d = 0; d < Box::rank; ++d) in = in && at[d] >= 0 && std::int64_t(at[d]) + Box::dim(d) <= src.extent[d];
   return in;
 }
@@ -90,7 +90,7 @@ PORTER_HOST_DEVICE PORTER_FORCEINLINE bool box_inside(const Src& src, const coor
 template <class Box, class Src>
 PORTER_HOST_DEVICE PORTER_FORCEINLINE const unsigned char* box_origin(const Src& src, const coord<Box::rank>& at) {
   std::int64_t elem = 0;
-#pragma unroll
+PORTER_UNROLL
   for (int d = 0; d < Box::rank; ++d) elem += std::int64_t(at[d]) * src.stride[d];
   return reinterpret_cast<const unsigned char*>(src.ptr) + elem * std::int64_t(sizeof(typename Box::element_type));
 }
@@ -101,7 +101,7 @@ template <class Box, class Src>
 PORTER_HOST_DEVICE PORTER_FORCEINLINE std::int64_t box_row_offset(const Src& src, unsigned row) {
   std::int64_t elem = 0;
   unsigned rest = row;
-#pragma unroll
+PORTER_UNROLL
   for (int d = Box::rank - 2; d >= 0; --d) {
     const unsigned bd = unsigned(Box::dim(d));
     elem += std::int64_t(rest % bd) * src.stride[d];
