@@ -4,7 +4,7 @@
 // Every lowering (tma, cp_async, staged; the staged lowering's NVIDIA and AMD flavours) offers the
 // same operations, so the neutral API (porter::pipeline, porter::async_copy) can drive any of them
 // through the registry. This header turns that rule into a compile error instead of a convention
-// (STYLE.md, "Mirrored backends"):
+// (docs/design.md, "The lowering contract"):
 //
 //   static_assert(porter::backend::check_conformance<porter::backend::tma>());
 //

@@ -8,8 +8,8 @@ namespace {
 
 // Newest last. Until a device class has been measured, the entry before it applies.
 const tma_break_even table[] = {
-    {90, 1024, 1024, "initial values from the 2026-12-01 issue report on an H200 (1D 512-B tiles: tma 2.2x slower than staged; "
-                     "2D 1-KiB boxes: tma fastest); to be replaced by porter-bench --only crossover"},
+    {90, 1024, 1024, "the 2026-12-01 issue report on an H200 (1D 512-B tiles: tma 2.2x slower than staged; "
+                     "2D 1-KiB boxes: tma fastest); not yet swept over box sizes"},
 };
 
 std::string bytes_str(long long b) { return std::to_string(b) + " B"; }

@@ -3,10 +3,11 @@
 // porter::launch<path::automatic> and explain() call choose_path with the paths that the device,
 // the kernel binary and every tiled source of the launch allow. Among those, the capability order is
 // tma, cp_async, staged; the cost model then demotes tma for boxes below the size at which, on the
-// measured device, its per-copy cost (expect_tx + a bulk copy issued by one thread, completing
-// through the copy engine) loses to per-thread cp.async. The break-even sizes are a table per
-// compute capability, measured by porter-bench (the `crossover` workload) and committed with the
-// command and date that produced them (core/src/choose.cpp).
+// device, its per-copy cost (expect_tx + a bulk copy issued by one thread, completing through the
+// copy engine) loses to per-thread cp.async. The break-even sizes are a table per compute
+// capability (core/src/choose.cpp), each entry saying where its numbers come from. The sm_90 entry
+// holds the values of the 2026-12-01 issue report (1D 512-byte tiles: tma 2.2x slower than staged;
+// 2D 1 KiB boxes: tma fastest); a porter-bench sweep over box sizes to measure them is not written yet.
 #pragma once
 #include <string>
 

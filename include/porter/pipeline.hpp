@@ -15,7 +15,7 @@
 // those tokens back. There is no call that takes a stage number or a parity, so a parity computed
 // from a loop counter, or a wait one group behind, cannot be written. Tokens cannot be copied.
 //
-// COMPLETION belongs to the path's lowering (DESIGN: "a lowering owns its completion"): this class
+// COMPLETION belongs to the path's lowering (docs/design.md, "The lowering contract"): this class
 // keeps the tokens' order and hands each call to `lowering_for<Path>::protocol`, whose file
 // documents the instructions behind it (backends/tma/porter/tma/protocol.hpp: FULL mbarrier armed
 // once per stage by the issuing thread; backends/cp_async/porter/cp_async/protocol.hpp: one

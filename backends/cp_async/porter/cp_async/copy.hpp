@@ -27,7 +27,7 @@ struct cp_async_copy {
 #if defined(__CUDACC__)
   /// Copy the box of `src` at `at` into `dst` (dense box layout, 128-byte aligned shared memory).
   /// Elements outside the tensor are zero-filled. Called by all threads of the CTA; the bytes are
-  /// in shared memory once the pipeline's commit-arrive completes.
+  /// in shared memory once the protocol's wait (cp.async.wait_group, then a CTA barrier) returns.
   template <class Box>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {

@@ -4,8 +4,8 @@
 //   init      nothing in shared memory (no barriers in the ring header).
 //   acquire   store what is still held in registers (below); then, if no CTA barrier has passed since
 //             the stage to be refilled was released, one CTA barrier (porter/detail/reuse_guard.hpp).
-//   copy      plain loads and shared-memory stores by every thread. On NVIDIA, a box that moves in
-//             16-byte chunks is DEFERRED: each thread loads its first K chunks into registers
+//   copy      plain loads and shared-memory stores by every thread. On NVIDIA, a box of at least
+//             8 KiB that moves in 16-byte chunks is DEFERRED: each thread loads its first K chunks into registers
 //             (staged_copy::deferred_chunks<Box>, up to 64 B per thread) and returns; the rest of
 //             the box is stored at once. The held chunks are stored at this thread's next pipeline
 //             call (acquire, wait or release), so in porter::run_pipeline, which issues step i+S-1
