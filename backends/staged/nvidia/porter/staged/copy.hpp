@@ -111,8 +111,6 @@ struct staged_copy {
   }
 
  private:
-  static constexpr int batch = 4;  // chunks per thread loaded before the first store
-
   template <class Box, int Batch>
   static PORTER_DEVICE void narrow_box(unsigned w, typename Box::element_type* dst, const tiled_source<Box>& src,
                                        const coord<Box::rank>& at, const detail::copy_context& ctx) {
