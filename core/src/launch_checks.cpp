@@ -78,11 +78,7 @@ void refuse_in_hip_build(path_id p) {
                                                "where porter moves tiles with the staged path (use porter::path::staged or porter::path::automatic)");
 }
 
-bool device_runs(path_id p, const device_caps& caps) {
-  const rules::lowering_rules& l = rules::rules_of(p);
-  if (l.nvidia_only && (caps.hip || PORTER_HIP)) return false;
-  return rules::device_refusal(l, &caps).empty();
-}
+bool device_runs(path_id p, const device_caps& caps) { return rules::runs_here(rules::rules_of(p), &caps); }
 
 namespace {
 std::mutex cache_mu;

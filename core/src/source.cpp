@@ -103,11 +103,7 @@ unsigned device_mask(unsigned layout_mask, const device_caps* caps) {
   unsigned mask = layout_mask;
   const rules::lowering_rules* const* all = rules::all_rules();
   for (int i = 0; i < path_count; ++i)
-    if (!rules::device_refusal(*all[i], caps).empty()) mask &= ~path_bit(all[i]->id);
-#if PORTER_HIP
-  for (int i = 0; i < path_count; ++i)
-    if (all[i]->nvidia_only) mask &= ~path_bit(all[i]->id);  // a HIP build runs on AMD GPUs only
-#endif
+    if (!rules::runs_here(*all[i], caps)) mask &= ~path_bit(all[i]->id);
   return mask;
 }
 

@@ -42,6 +42,10 @@ std::string device_refusal(const lowering_rules& l, const device_caps* caps) {
            std::to_string(caps->cc_major) + "." + std::to_string(caps->cc_minor) + ")";
   return "";
 }
+bool runs_here(const lowering_rules& l, const device_caps* caps) {
+  if (PORTER_HIP && l.nvidia_only) return false;  // a HIP build runs on AMD GPUs only
+  return device_refusal(l, caps).empty();
+}
 }  // namespace rules
 
 const char* path_id_name(path_id p) { return rules::rules_of(p).name; }

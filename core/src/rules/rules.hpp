@@ -49,5 +49,8 @@ void refuse(support_report& r, path_id p, const char* rule, const std::string& m
 std::string dim_name(int d, int rank);
 /// Why device `caps` (nullptr: none) cannot run lowering `l`, or "" when it can.
 std::string device_refusal(const lowering_rules& l, const device_caps* caps);
+/// Whether this program can run lowering `l` on `caps` (nullptr: none): the device can
+/// (device_refusal is empty) and, in a HIP build, `l` is not an NVIDIA instruction family.
+bool runs_here(const lowering_rules& l, const device_caps* caps);
 
 }  // namespace porter::rules
