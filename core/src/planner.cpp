@@ -35,24 +35,34 @@ int ctas_by_shared_memory(const device_caps& caps, std::size_t smem_per_cta, std
   return int(std::min<std::size_t>(caps.smem_per_sm / (per ? per : 1), max_ctas_per_sm_hw));
 }
 
+namespace {
+/// CTAs of `req`'s kernel per SM with `s` stages: threads, the caller's limit and shared memory.
+int ctas_with_stages(const device_caps& caps, const stage_plan_request& req, int s) {
+  const int threads = req.threads_per_cta > 0 ? req.threads_per_cta : 1;
+  int limit = caps.max_threads_per_sm > 0 ? std::max(1, caps.max_threads_per_sm / threads) : max_ctas_per_sm_hw;
+  limit = std::min(limit, max_ctas_per_sm_hw);
+  if (req.ctas_per_sm_limit > 0) limit = std::min(limit, req.ctas_per_sm_limit);
+  const std::size_t smem = req.fixed_smem_bytes + req.static_smem_bytes + std::size_t(s) * req.stage_bytes;
+  return std::min(limit, ctas_by_shared_memory(caps, smem, req.reserved_smem_per_cta));
+}
+/// Little's law: bytes in flight per SM that `req`'s latency and demand (or their defaults) ask for.
+double needed_bytes(const device_caps& caps, const stage_plan_request& req) {
+  const double latency = req.latency_ns > 0 ? req.latency_ns : default_memory_latency_ns(caps);
+  const double demand = req.demand_bytes_per_second_per_sm > 0 ? req.demand_bytes_per_second_per_sm : per_sm_dram(caps);
+  return latency * 1e-9 * demand;
+}
+}  // namespace
+
 stage_plan plan_stages(const device_caps& caps, const stage_plan_request& req) {
   if (req.stage_bytes == 0)
     throw error(errc::invalid_argument, "planner.stage_bytes", "stage_bytes is 0; a stage must bring in at least one byte");
   stage_plan p;
   p.latency_ns = req.latency_ns > 0 ? req.latency_ns : default_memory_latency_ns(caps);
   p.demand_bytes_per_second_per_sm = req.demand_bytes_per_second_per_sm > 0 ? req.demand_bytes_per_second_per_sm : per_sm_dram(caps);
-  p.needed_bytes = p.latency_ns * 1e-9 * p.demand_bytes_per_second_per_sm;
+  p.needed_bytes = needed_bytes(caps, req);
 
-  const int threads = req.threads_per_cta > 0 ? req.threads_per_cta : 1;
-  int limit = caps.max_threads_per_sm > 0 ? std::max(1, caps.max_threads_per_sm / threads) : max_ctas_per_sm_hw;
-  limit = std::min(limit, max_ctas_per_sm_hw);
-  if (req.ctas_per_sm_limit > 0) limit = std::min(limit, req.ctas_per_sm_limit);
   const int max_s = std::clamp(req.max_stages, 1, 8);
-
-  auto ctas_at = [&](int s) {
-    const std::size_t smem = req.fixed_smem_bytes + req.static_smem_bytes + std::size_t(s) * req.stage_bytes;
-    return std::min(limit, ctas_by_shared_memory(caps, smem, req.reserved_smem_per_cta));
-  };
+  auto ctas_at = [&](int s) { return ctas_with_stages(caps, req, s); };
   auto in_flight = [&](int s) { return double(s - 1) * double(req.stage_bytes) * double(ctas_at(s)); };
 
   std::ostringstream why;
@@ -178,24 +188,19 @@ launch_plan plan_launch(const device_caps& caps, const launch_plan_request& req)
   if (q.stage_bytes == 0)
     throw error(errc::invalid_argument, "planner.stage_bytes", "stage_bytes is 0; a stage must bring in at least one byte");
   launch_plan p;
-  const stage_plan one = [&] {
-    stage_plan_request r1 = q;
-    r1.max_stages = 1;
-    r1.path = path_id::tma;  // the async rule at one stage: only its occupancy matters here
-    return plan_stages(caps, r1);
-  }();
+  const int one_ctas = ctas_with_stages(caps, q, 1);
+  const double needed = needed_bytes(caps, q);
   const int sms = caps.sm_count > 0 ? caps.sm_count : 1;
-  const double at_one = double(one.ctas_per_sm) * double(q.stage_bytes);
+  const double at_one = double(one_ctas) * double(q.stage_bytes);
   std::ostringstream why;
   why.setf(std::ios::fixed);
   why.precision(1);
-  if (req.steps_per_tile <= 1 && one.ctas_per_sm > 0 &&
-      (req.tiles <= static_cast<long long>(sms) * one.ctas_per_sm || at_one >= one.needed_bytes)) {
+  if (req.steps_per_tile <= 1 && one_ctas > 0 && (req.tiles <= static_cast<long long>(sms) * one_ctas || at_one >= needed)) {
     p.stages = 1;
     p.one_tile_per_cta = true;
-    p.ctas_per_sm = one.ctas_per_sm;
-    why << "one tile per CTA, 1 stage: " << one.ctas_per_sm << " CTAs/SM x " << double(q.stage_bytes) / 1024.0 << " KiB = "
-        << at_one / 1024.0 << " KiB in flight per SM >= the " << one.needed_bytes / 1024.0
+    p.ctas_per_sm = one_ctas;
+    why << "one tile per CTA, 1 stage: " << one_ctas << " CTAs/SM x " << double(q.stage_bytes) / 1024.0 << " KiB = "
+        << at_one / 1024.0 << " KiB in flight per SM >= the " << needed / 1024.0
         << " KiB Little's law asks for; more stages would only cut the CTAs per SM";
     p.reason = why.str();
     return p;
