@@ -135,15 +135,14 @@ void add_smallgemm(registry& r, sched_mode m) {
                          }});
 }
 
-/// The resident grid (SMs x occupancy) of `func` with `threads` and `smem` bytes on the current device.
+/// The resident grid (SMs x occupancy, ctas_per_sm) of `func` with `threads` and `smem` bytes on
+/// the current device; 0 when it does not fit (plan_schedule then refuses the launch with a reason).
 inline int resident_grid(const void* func, int threads, std::size_t smem) {
-  if (smem > 48 * 1024) cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-  int n = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, func, threads, smem) != cudaSuccess) {
-    cudaGetLastError();
-    n = 1;
-  }
-  return (n > 0 ? n : 1) * porter::require_device().sm_count;
+  kernel_desc d;
+  d.func = func;
+  d.threads = threads;
+  d.smem = smem;
+  return ctas_per_sm(d) * porter::require_device().sm_count;
 }
 
 /// "tma: <why>" for a choice of porter::choose_path_for.

@@ -72,7 +72,5 @@ std::vector<row> run_kokkos_child(context& cx);
 /// "Kokkos 4.6.1 (CUDA): porter-bench-kokkos" or why there are no Kokkos baselines.
 std::string kokkos_status();
 
-/// CTAs of `d` per SM on this device (0: does not fit); sets the >48 KiB shared-memory attribute.
-int ctas_per_sm(const kernel_desc& d);
 
 }  // namespace pb

@@ -30,6 +30,10 @@ struct kernel_desc {
   std::string kernel;       ///< function name as ncu shows it, e.g. "pb_stream"
 };
 
+/// CTAs of `d` per SM on this device (0: does not fit); sets the >48 KiB shared-memory attribute
+/// (cudaOccupancyMaxActiveBlocksPerMultiprocessor with d.threads and d.smem). In workloads.cpp.
+int ctas_per_sm(const kernel_desc& d);
+
 /// A prepared launch: enqueue one run on the stream.
 using launcher = std::function<void(cudaStream_t)>;
 
