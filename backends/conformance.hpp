@@ -27,6 +27,15 @@
 //       void wait(unsigned stage, unsigned pass, unsigned pending_after)
 //       void release(unsigned stage, unsigned pass)
 //       static constexpr int stages (== Ring::stages)
+//   * has the stores (porter/store.hpp), for boxes of every rank and element size:
+//       template <class Box> static void store_box(const tiled_destination<Box>& dst,
+//           const typename Box::element_type* tile, const coord<Box::rank>& at, const detail::copy_context& ctx)
+//       template <reduce_op Op, class Box> static void reduce_box(... the same parameters ...)
+//       static void store_bytes(void* dst, const void* src, std::size_t bytes, const detail::copy_context& ctx)
+//       static void store_commit(const detail::copy_context& ctx)
+//       template <int N> static void store_wait_read(const detail::copy_context& ctx)
+//       template <int N> static void store_wait_write(const detail::copy_context& ctx)
+//   * has static void after_generic_writes() (a consumer wrote into a landed stage; porter::stage_written)
 // A mismatch (say `void*` where the reference has `const void*`, a missing `static`, an added
 // `noexcept`, a protocol without `release`) fails with a sentence naming the operation; the
 // compiler's instantiation note names the lowering.
@@ -38,6 +47,7 @@
 #include <type_traits>
 
 #include "porter/box.hpp"
+#include "porter/destination.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/path.hpp"
 #include "porter/source.hpp"
@@ -76,6 +86,52 @@ inline constexpr bool copy_box_matches_all =
     copy_box_matches<L, box<float, 256>> && copy_box_matches<L, box<float, 32, 64>> &&
     copy_box_matches<L, box<unsigned char, 4, 16, 32>> && copy_box_matches<L, box<std::uint16_t, 2, 3, 8, 16>> &&
     copy_box_matches<L, box<double, 2, 2, 2, 2, 2>> && copy_box_matches<L, box<porter::detail::vec_t<16>, 8, 8>>;
+
+// ---- the stores ----------------------------------------------------------------------------------------
+template <class Box>
+using store_box_signature = void (*)(const tiled_destination<Box>&, const typename Box::element_type*, const coord<Box::rank>&,
+                                     const porter::detail::copy_context&);
+using store_step_signature = void (*)(const porter::detail::copy_context&);
+
+template <class L, class Box, class = void> struct store_box_of { using type = void; };
+template <class L, class Box>
+struct store_box_of<L, Box, std::void_t<decltype(&L::template store_box<Box>)>> { using type = decltype(&L::template store_box<Box>); };
+template <class L, class Box, class = void> struct reduce_box_of { using type = void; };
+template <class L, class Box>
+struct reduce_box_of<L, Box, std::void_t<decltype(&L::template reduce_box<reduce_op::add, Box>)>> {
+  using type = decltype(&L::template reduce_box<reduce_op::add, Box>);
+};
+template <class L, class = void> struct store_bytes_of { using type = void; };
+template <class L> struct store_bytes_of<L, std::void_t<decltype(&L::store_bytes)>> { using type = decltype(&L::store_bytes); };
+template <class L, class = void> struct store_commit_of { using type = void; };
+template <class L> struct store_commit_of<L, std::void_t<decltype(&L::store_commit)>> { using type = decltype(&L::store_commit); };
+template <class L, class = void> struct store_wait_read_of { using type = void; };
+template <class L> struct store_wait_read_of<L, std::void_t<decltype(&L::template store_wait_read<0>)>> {
+  using type = decltype(&L::template store_wait_read<0>);
+};
+template <class L, class = void> struct store_wait_write_of { using type = void; };
+template <class L> struct store_wait_write_of<L, std::void_t<decltype(&L::template store_wait_write<1>)>> {
+  using type = decltype(&L::template store_wait_write<1>);
+};
+
+template <class L, class = void> struct after_generic_writes_of { using type = void; };
+template <class L> struct after_generic_writes_of<L, std::void_t<decltype(&L::after_generic_writes)>> {
+  using type = decltype(&L::after_generic_writes);
+};
+
+template <class L, class Box>
+inline constexpr bool store_box_matches = std::is_same_v<typename store_box_of<L, Box>::type, store_box_signature<Box>>;
+template <class L>
+inline constexpr bool stores_match_all =
+    store_box_matches<L, box<float, 256>> && store_box_matches<L, box<float, 32, 64>> &&
+    store_box_matches<L, box<unsigned char, 4, 16, 32>> && store_box_matches<L, box<double, 2, 2, 2, 2, 2>> &&
+    store_box_matches<L, swizzled<box<std::uint16_t, 8, 64>, swizzle::b128>> &&
+    std::is_same_v<typename reduce_box_of<L, box<float, 8, 32>>::type, store_box_signature<box<float, 8, 32>>> &&
+    std::is_same_v<typename reduce_box_of<L, box<std::int32_t, 64>>::type, store_box_signature<box<std::int32_t, 64>>> &&
+    std::is_same_v<typename store_bytes_of<L>::type, copy_bytes_signature> &&
+    std::is_same_v<typename store_commit_of<L>::type, store_step_signature> &&
+    std::is_same_v<typename store_wait_read_of<L>::type, store_step_signature> &&
+    std::is_same_v<typename store_wait_write_of<L>::type, store_step_signature>;
 
 // ---- the protocol --------------------------------------------------------------------------------------
 template <class L, class Ring, class = void> struct protocol_of { using type = void; };
@@ -153,6 +209,16 @@ constexpr bool check_conformance() {
   static_assert(std::is_same_v<typename cd::copy_bytes_of<L>::type, cd::copy_bytes_signature>,
                 "porter lowering conformance: copy_bytes must be: static void copy_bytes(void* dst, const void* src, "
                 "std::size_t bytes, const detail::copy_context& ctx).");
+  static_assert(std::is_same_v<typename cd::after_generic_writes_of<L>::type, void (*)()>,
+                "porter lowering conformance: after_generic_writes must be: static void after_generic_writes() (what a "
+                "consumer's writes into a landed stage need before the stage is refilled).");
+  static_assert(cd::stores_match_all<L>,
+                "porter lowering conformance: the stores must be: template <class Box> static void store_box(const "
+                "tiled_destination<Box>& dst, const typename Box::element_type* tile, const coord<Box::rank>& at, const "
+                "detail::copy_context& ctx), template <reduce_op Op, class Box> static void reduce_box(the same), static void "
+                "store_bytes(void* dst, const void* src, std::size_t bytes, const detail::copy_context& ctx), static void "
+                "store_commit(const detail::copy_context&), template <int N> static void store_wait_read(const "
+                "detail::copy_context&) and store_wait_write (the same).");
   static_assert(cd::protocol_matches_all<L>(),
                 "porter lowering conformance: template <class Ring> protocol must have init(unsigned char*, unsigned, "
                 "unsigned), acquire/commit/release(unsigned stage, unsigned pass), wait(unsigned stage, unsigned pass, "

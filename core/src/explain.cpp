@@ -23,7 +23,9 @@ std::string explain(const source_desc& d, const device_caps* caps, const support
   list(o, d.stride, d.rank);
   o << "] elements, box [";
   list(o, d.box, d.rank);
-  o << "]\n";
+  o << "]";
+  if (d.swizzle) o << ", " << d.swizzle << " B swizzle (16-byte chunks XORed with the 128-byte row index, on every path)";
+  o << "\n";
   o << "device: " << (caps ? caps->describe() : std::string("none (no usable GPU)")) << "\n";
   const rules::lowering_rules* const* all = rules::all_rules();
   unsigned mask = r.mask;

@@ -14,6 +14,7 @@
 
 #include "porter/detail/box_geometry.hpp"
 #include "porter/error.hpp"
+#include "porter/swizzle.hpp"
 #include "porter/source.hpp"
 #include "rules/rules.hpp"
 #include "tensor_map.hpp"
@@ -48,6 +49,26 @@ support_report validate_source(const source_desc& d) {
                 "the innermost stride is " + std::to_string(d.stride[d.rank - 1]) +
                     " elements; the innermost dimension must be contiguous (stride 1)");
 
+  // Swizzle (porter/swizzle.hpp): the same bytes land on every path, so a swizzle the box cannot
+  // land in is refused for all of them (porter::swizzled refuses these at compile time).
+  if (!is_swizzle_span(d.swizzle))
+    throw error(errc::invalid_argument, "swizzle.mode",
+                "swizzle span is " + std::to_string(d.swizzle) + " B; the modes are none (0), 32, 64 and 128 B");
+  if (d.swizzle != 0 && d.rank < 2)
+    throw error(errc::invalid_argument, "swizzle.rank",
+                "a 1D box cannot be swizzled: swizzle permutes the 16-byte chunks of each row by the row's index");
+  if (d.swizzle != 0 && std::int64_t(d.box[d.rank - 1]) * d.elem_bytes != d.swizzle)
+    throw error(errc::invalid_argument, "swizzle.inner_row_is_span",
+                "the box's innermost row is " + std::to_string(std::int64_t(d.box[d.rank - 1]) * d.elem_bytes) + " B but the swizzle span is " +
+                    std::to_string(d.swizzle) + " B; a swizzled box's row must be exactly one span (the layout TMA, ldmatrix and wgmma share)");
+
+  if (d.kind != element_kind::raw) {
+    const int want = d.kind == element_kind::u64 ? 8 : 4;
+    if (d.elem_bytes != want)
+      throw error(errc::invalid_argument, "destination.element_kind",
+                  "the element kind needs " + std::to_string(want) + "-byte elements, but the elements are " + std::to_string(d.elem_bytes) + " B");
+  }
+
   support_report r;
   for (int i = 0; i < path_count; ++i) r.mask |= path_bit(static_cast<path_id>(i));
   const std::uint64_t es = std::uint64_t(d.elem_bytes);
@@ -71,7 +92,7 @@ namespace detail {
 namespace {
 
 /// What the rules look at: the layout, with the pointer reduced to its offset within 16 bytes.
-using layout_key = std::tuple<int, int, std::uintptr_t, std::vector<std::int64_t>>;
+using layout_key = std::tuple<int, int, std::uintptr_t, int, int, std::vector<std::int64_t>>;
 
 layout_key key_of(const source_desc& d) {
   std::vector<std::int64_t> v;
@@ -80,7 +101,7 @@ layout_key key_of(const source_desc& d) {
     v.push_back(d.stride[i]);
     v.push_back(d.box[i]);
   }
-  return {d.rank, d.elem_bytes, reinterpret_cast<std::uintptr_t>(d.ptr) & 15u, std::move(v)};
+  return {d.rank, d.elem_bytes, reinterpret_cast<std::uintptr_t>(d.ptr) & 15u, d.swizzle, int(d.kind), std::move(v)};
 }
 
 }  // namespace

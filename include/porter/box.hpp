@@ -5,15 +5,18 @@
 //     declaration: box<float, 32, 128> is `float tile[32][128]` (32 rows of 128 contiguous floats).
 //     The tensor-map encoder reverses them (CUDA driver API lists innermost first).
 //   * All extents and coordinates are in elements; sizes in bytes say so in their name.
-//   * A tile lands in shared memory densely packed, row-major, unswizzled: element (i0, ..., iR-1)
-//     of the box is at offset ((i0 * B1 + i1) * B2 + ...) elements. This layout is identical on
-//     every path, which is what makes tiles bit-identical across paths.
+//   * A tile lands in shared memory densely packed, row-major: element (i0, ..., iR-1) of the box
+//     is at dense offset ((i0 * B1 + i1) * B2 + ...) elements. A swizzled box (porter::swizzled,
+//     porter/swizzle.hpp) then permutes the 16-byte chunks of that dense image inside each swizzle
+//     span. The layout is identical on every path, which is what makes tiles bit-identical across
+//     paths; tile_view reads through it.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #include "porter/config.hpp"
+#include "porter/swizzle.hpp"
 
 namespace porter {
 
@@ -32,6 +35,8 @@ struct coord {
   PORTER_HOST_DEVICE constexpr int& operator[](int d) { return v[d]; }
 };
 template <class... I> coord(I...) -> coord<sizeof...(I)>;
+
+template <class B> struct is_box;
 
 /// A tile shape: element type T and box dimensions (elements, outermost first).
 ///
@@ -64,31 +69,78 @@ struct box {
   static constexpr std::size_t inner_bytes = std::size_t(inner) * sizeof(T);
   /// Number of innermost rows (product of the outer dimensions; 1 for a 1D box).
   static constexpr std::size_t rows = elements / std::size_t(inner);
+  /// Shared-memory swizzle mode: none (dense). porter::swizzled<box<...>, mode> sets one.
+  static constexpr porter::swizzle swizzle_mode = porter::swizzle::none;
 };
 
+/// Box `Box` landing in shared memory in swizzle mode `S` (porter/swizzle.hpp): the same shape,
+/// element type and sizes as Box; its 16-byte chunks are permuted inside each S-byte span. Example:
+/// `porter::swizzled<porter::box<__nv_bfloat16, 64, 64>, porter::swizzle::b128>` is a 64 x 64 bf16
+/// tile whose 128-byte rows are 128 B-swizzled, the layout ldmatrix and wgmma consumers read
+/// without bank conflicts.
+///
+/// Requirements (static_assert, each a sentence): Box is an unswizzled porter::box of rank >= 2
+/// (swizzle permutes chunks by row); S is not none; the innermost row is exactly one span (32, 64
+/// or 128 bytes), the layout TMA, ldmatrix and wgmma agree on (a wider tile is several boxes).
+/// Every element size 1..16 B is allowed. The stage buffer of a swizzled box is aligned to
+/// swizzle_atom_bytes(S) (256 / 512 / 1024 B) by the stage ring.
+template <class Box, porter::swizzle S>
+struct swizzled : Box {
+  static_assert(is_box<Box>::value && Box::swizzle_mode == porter::swizzle::none,
+                "porter::swizzled: the first argument must be an unswizzled porter::box<T, dims...>.");
+  static_assert(S != porter::swizzle::none, "porter::swizzled: give a swizzle mode (b32, b64 or b128); a plain box is unswizzled.");
+  static_assert(Box::rank >= 2, "porter::swizzled: a swizzled box has at least 2 dimensions (swizzle permutes 16-byte chunks by row).");
+  static_assert(Box::inner_bytes == std::size_t(swizzle_span(S)),
+                "porter::swizzled: the box's innermost row must be exactly the swizzle span (32, 64 or 128 bytes): choose the mode "
+                "that matches the row (e.g. 64 bf16 -> b128, 32 bf16 -> b64), or split a wider tile into several boxes.");
+  /// The unswizzled box of the same shape.
+  using dense_box = Box;
+  static constexpr porter::swizzle swizzle_mode = S;
+};
+
+/// True for porter::box and porter::swizzled types.
 template <class B> struct is_box : std::false_type {};
 template <class T, int... D> struct is_box<box<T, D...>> : std::true_type {};
+template <class B, porter::swizzle S> struct is_box<swizzled<B, S>> : std::true_type {};
 
-/// A view of one landed box in shared memory: T(i0, ..., iR-1), outermost index first.
-/// Holds only a pointer; valid between consumer_wait and consumer_release of its stage.
+/// A view of one landed box in shared memory: T(i0, ..., iR-1), outermost index first, read
+/// through the box's swizzle mode. Holds only a pointer; valid between consumer_wait and
+/// consumer_release of its stage.
 template <class Box>
 class tile_view {
  public:
   using element_type = typename Box::element_type;
+  using box_type = Box;
   static constexpr int rank = Box::rank;
+  /// The box's shared-memory swizzle mode (porter/swizzle.hpp).
+  static constexpr porter::swizzle swizzle_mode = Box::swizzle_mode;
   PORTER_HOST_DEVICE explicit tile_view(element_type* p) : p_(p) {}
-  /// Pointer to element (0, ..., 0); 128-byte aligned.
+  /// Pointer to the buffer's first byte, as element_type: element (0, ..., 0) (swizzling never
+  /// moves the first chunk). Aligned to swizzle_atom_bytes(swizzle_mode) (128 B for none). With a
+  /// swizzle, the elements behind it are in the swizzled order: give this address and
+  /// swizzle_mode to a consumer that addresses the tile itself (ldmatrix, a wgmma descriptor).
   PORTER_HOST_DEVICE element_type* data() const { return p_; }
   /// Box dimension d in elements.
   PORTER_HOST_DEVICE static constexpr int extent(int d) { return Box::dim(d); }
+  /// Byte offset from data() of the element at the given box-relative indices (outermost first),
+  /// swizzle applied. No bounds check.
+  template <class... I>
+  PORTER_HOST_DEVICE static std::uint32_t byte_offset(I... idx) {
+    static_assert(sizeof...(I) == rank, "porter::tile_view: give one index per box dimension.");
+    std::uint32_t off = 0;
+    int d = 0;
+    ((off = off * std::uint32_t(Box::dim(d++)) + std::uint32_t(idx)), ...);
+    return swizzle_offset(swizzle_mode, off * std::uint32_t(sizeof(element_type)));
+  }
   /// Element at the given box-relative indices (outermost first). No bounds check.
   template <class... I>
   PORTER_HOST_DEVICE element_type& operator()(I... idx) const {
-    static_assert(sizeof...(I) == rank, "porter::tile_view: give one index per box dimension.");
-    std::size_t off = 0;
-    int d = 0;
-    ((off = off * std::size_t(Box::dim(d++)) + std::size_t(idx)), ...);
-    return p_[off];
+    return *reinterpret_cast<element_type*>(reinterpret_cast<unsigned char*>(p_) + byte_offset(idx...));
+  }
+  /// Element `e` of the box in dense row-major order (0 <= e < Box::elements), swizzle applied.
+  PORTER_HOST_DEVICE element_type& element(std::size_t e) const {
+    const std::uint32_t off = swizzle_offset(swizzle_mode, std::uint32_t(e * sizeof(element_type)));
+    return *reinterpret_cast<element_type*>(reinterpret_cast<unsigned char*>(p_) + off);
   }
 
  private:

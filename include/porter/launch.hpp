@@ -24,6 +24,7 @@
 #include "porter/error.hpp"
 #include "porter/lowerings.hpp"
 #include "porter/path.hpp"
+#include "porter/destination.hpp"
 #include "porter/source.hpp"
 
 namespace porter {
@@ -69,6 +70,8 @@ template <class Make> kernel_family(Make) -> kernel_family<Make>;
 namespace detail {
 template <class T> struct is_tiled_source : std::false_type {};
 template <class B> struct is_tiled_source<tiled_source<B>> : std::true_type {};
+/// A tiled destination is checked like the source it is (porter/destination.hpp).
+template <class B> struct is_tiled_source<tiled_destination<B>> : std::true_type {};
 
 /// What porter::launch reads about a kernel, cached per function (core/src/launch_checks.cpp).
 struct function_info {

@@ -49,6 +49,12 @@
 
 namespace porter {
 
+/// Tag for consumer_release: the consumer wrote into the landed stage (used it as scratch). On the
+/// tma path every thread then issues fence.proxy.async.shared::cta before the release, ordering its
+/// generic writes before the TMA refill of the stage (PTX ISA 9.7.13.4); elsewhere nothing.
+struct stage_written_t {};
+inline constexpr stage_written_t stage_written{};
+
 /// Tag: construct a pipeline without initialising its barriers; call init() later (collectively).
 struct defer_init_t {};
 inline constexpr defer_init_t defer_init{};
@@ -227,6 +233,13 @@ class pipeline {
     ++released_;
 #endif
     proto_.release(ready.stage_, ready.phase_);
+  }
+
+  /// As consumer_release, after writing into the stage (porter::stage_written; see porter/
+  /// shared_layout.hpp, "Writing into a landed stage"). Collective.
+  PORTER_DEVICE void consumer_release(consumer_stage<pipeline>& ready, stage_written_t) {
+    lowering::after_generic_writes();
+    consumer_release(ready);
   }
 
   /// The lowering's protocol state (porter::async_copy issues copies through it; kernels do not).

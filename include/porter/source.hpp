@@ -24,6 +24,10 @@
 
 namespace porter {
 
+/// What a tensor's elements are, for hardware reductions (porter/destination.hpp). Copies and
+/// stores move bytes and never look at it; raw is every source's kind.
+enum class element_kind : int { raw = 0, f32, s32, u32, u64 };
+
 /// Type-erased description of a tiled source: what the host core validates and encodes.
 /// Extents, strides (elements) and box dimensions are outermost first; stride[rank-1] is 1.
 struct source_desc {
@@ -33,6 +37,8 @@ struct source_desc {
   std::int64_t extent[max_rank] = {};     ///< elements per dimension, each >= 1
   std::int64_t stride[max_rank] = {};     ///< elements between consecutive indices of each dimension
   int box[max_rank] = {};                 ///< box dimensions, elements
+  int swizzle = 0;                        ///< shared-memory swizzle span, bytes: 0 (none), 32, 64 or 128 (porter/swizzle.hpp)
+  element_kind kind = element_kind::raw;  ///< what the elements are (tiled destinations that reduce); the tensor map's data type
 };
 
 /// One reason a path cannot read a source (or, for `note`, how it will read it).
@@ -56,7 +62,10 @@ struct support_report {
 /// Validate a source description against every path's layout rules (one rules file per path:
 /// core/src/rules/). Throws porter::error (errc::invalid_argument) only for inputs no path can
 /// read: null pointer, rank outside 1..max_rank, element size not 1/2/4/8/16, an extent or box
-/// dimension below 1, a stride below 1, an innermost stride other than 1.
+/// dimension below 1, a stride below 1, an innermost stride other than 1, and a swizzle the box
+/// cannot land in (rules "swizzle.mode": span not 0/32/64/128; "swizzle.rank": a 1D box;
+/// "swizzle.inner_row_is_span": the innermost box row is not exactly the span). The typed API
+/// (porter::swizzled) refuses the last three at compile time.
 /// Source: CUDA Driver API cuTensorMapEncodeTiled (TMA rules); PTX ISA 9.7.9.25 (cp.async sizes).
 support_report validate_source(const source_desc& d);
 
@@ -86,6 +95,7 @@ struct alignas(128) tiled_source {
   unsigned supported;               ///< path_bit mask of paths allowed for this source on its device
   int tma_split_rows;               ///< TMA box extent of dimension 0 when the box is split (else Box::dim(0))
   const support_report* report;     ///< host: the layout's support report (interned; never freed); device: unused
+  element_kind kind;                ///< element kind (element_kind::raw for sources; destinations that reduce: porter/destination.hpp)
 
   /// True when the path may read this source (layout rules and the device it was built for).
   PORTER_HOST_DEVICE bool supports(path_id p) const { return (supported & path_bit(p)) != 0; }
@@ -96,6 +106,8 @@ struct alignas(128) tiled_source {
     d.elem_bytes = int(sizeof(element_type));
     d.ptr = ptr;
     for (int i = 0; i < rank; ++i) { d.extent[i] = extent[i]; d.stride[i] = stride[i]; d.box[i] = Box::dim(i); }
+    d.swizzle = swizzle_span(Box::swizzle_mode);
+    d.kind = kind;
     return d;
   }
 };
@@ -120,6 +132,35 @@ unsigned prepare_source(const source_desc& d, const device_caps* caps, void* ten
                         const support_report** report);
 }  // namespace detail
 
+namespace detail {
+/// The one builder behind make_tiled_source and make_tiled_destination: validate (once per
+/// layout), encode the tensor map for the device, record the element kind `kind`.
+template <class Box>
+tiled_source<Box> make_source_of_kind(const typename Box::element_type* ptr, const std::int64_t (&extents)[Box::rank],
+                                      const std::int64_t (&strides)[Box::rank > 1 ? Box::rank - 1 : 1], element_kind kind,
+                                      int device) {
+  tiled_source<Box> s{};
+  source_desc d;
+  d.rank = Box::rank;
+  d.elem_bytes = int(sizeof(typename Box::element_type));
+  d.ptr = ptr;
+  for (int i = 0; i < Box::rank; ++i) { d.extent[i] = extents[i]; d.box[i] = Box::dim(i); }
+  d.swizzle = swizzle_span(Box::swizzle_mode);
+  d.kind = kind;
+  d.stride[Box::rank - 1] = 1;
+  for (int i = 0; i + 1 < Box::rank; ++i) d.stride[i] = strides[i];
+  std::string why;
+  auto caps = query_device(device, &why);
+  int split = Box::dim(0);
+  s.supported = prepare_source(d, caps ? &*caps : nullptr, s.tensor_map, &split, &s.report);
+  s.ptr = ptr;
+  for (int i = 0; i < Box::rank; ++i) { s.extent[i] = d.extent[i]; s.stride[i] = d.stride[i]; }
+  s.tma_split_rows = split;
+  s.kind = kind;
+  return s;
+}
+}  // namespace detail
+
 /// Build a tiled source over a global tensor (host).
 ///
 /// ptr      device pointer to element (0, ..., 0). Any alignment is accepted; TMA needs 16 B,
@@ -137,22 +178,7 @@ tiled_source<Box> make_tiled_source(const typename Box::element_type* ptr,
                                     const std::int64_t (&extents)[Box::rank],
                                     const std::int64_t (&strides)[Box::rank > 1 ? Box::rank - 1 : 1],
                                     Box = {}, int device = -1) {
-  tiled_source<Box> s{};
-  source_desc d;
-  d.rank = Box::rank;
-  d.elem_bytes = int(sizeof(typename Box::element_type));
-  d.ptr = ptr;
-  for (int i = 0; i < Box::rank; ++i) { d.extent[i] = extents[i]; d.box[i] = Box::dim(i); }
-  d.stride[Box::rank - 1] = 1;
-  for (int i = 0; i + 1 < Box::rank; ++i) d.stride[i] = strides[i];
-  std::string why;
-  auto caps = query_device(device, &why);
-  int split = Box::dim(0);
-  s.supported = detail::prepare_source(d, caps ? &*caps : nullptr, s.tensor_map, &split, &s.report);
-  s.ptr = ptr;
-  for (int i = 0; i < Box::rank; ++i) { s.extent[i] = d.extent[i]; s.stride[i] = d.stride[i]; }
-  s.tma_split_rows = split;
-  return s;
+  return detail::make_source_of_kind<Box>(ptr, extents, strides, element_kind::raw, device);
 }
 
 /// Dense tensor overload: strides follow from the extents (row-major).

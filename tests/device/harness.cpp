@@ -162,6 +162,7 @@ std::string geometry::describe() const {
   o << "]), box [";
   for (int d = 0; d < rank; ++d) o << (d ? ", " : "") << box[d];
   o << "], first element " << offset << " B past a 256-byte boundary";
+  if (swizzle) o << ", " << swizzle << " B swizzle";
   return o.str();
 }
 
@@ -203,8 +204,11 @@ std::int64_t tma_box_dim(const geometry& g, int d) {
   if (d != 0 || g.rank < 2 || g.box[0] <= 256) return g.box[d];
   std::int64_t slab = g.es;
   for (int i = 1; i < g.rank; ++i) slab *= g.box[i];
+  // Each copy of a split lands on 128 B, or on the swizzle's repeat (8 rows of 128 B in 128 B mode).
+  // The repeat is 128 B x span / 16: 256, 512 or 1024 B.
+  const std::int64_t align = g.swizzle == 0 ? 128 : 8 * std::int64_t(g.swizzle);
   for (std::int64_t split = 256; split >= 1; --split)
-    if (g.box[0] % split == 0 && (split * slab) % 128 == 0) return split;
+    if (g.box[0] % split == 0 && (split * slab) % align == 0) return split;
   return 0;
 }
 
@@ -342,6 +346,16 @@ void reference_box(const host_tensor& t, const int* at, unsigned char* out) {
       idx[d] = 0;
     }
     if (d < 0) break;
+  }
+}
+
+void swizzle_in_place(int span, unsigned char* img, std::size_t bytes) {
+  if (span == 0) return;
+  std::vector<unsigned char> dense(img, img + bytes);
+  const std::size_t per_span = std::size_t(span) / 16;
+  for (std::size_t o = 0; o < bytes; ++o) {
+    const std::size_t row = o / 128, group = o / std::size_t(span), chunk = (o % std::size_t(span)) / 16;
+    img[group * std::size_t(span) + (chunk ^ (row % per_span)) * 16 + o % 16] = dense[o];
   }
 }
 
@@ -555,7 +569,6 @@ std::string bytes_around(const unsigned char* got, const unsigned char* want, st
 // ---- case loops ----------------------------------------------------------------------------------
 
 namespace porter_test {
-namespace {
 
 std::string seed_text() {
   char b[32];
@@ -573,10 +586,12 @@ std::string coord_text(const int* at, int rank) {
   return s + ")";
 }
 
+namespace {
+
 std::string spec_label(const source_spec& s) {
   std::string l = std::to_string(s.es) + "B[";
   for (int d = 0; d < s.rank; ++d) l += (d ? "x" : "") + std::to_string(s.box[d]);
-  return l + "]";
+  return l + "]" + (s.swizzle ? " sw" + std::to_string(s.swizzle) : std::string());
 }
 
 /// The path `automatic` should pick for a source with model mask `want`.
@@ -623,6 +638,7 @@ void run_tile_cases(test_tally& tt, const std::string& list, const case_options&
   }
   label += " S=" + std::to_string(k.stages);
   if (std::string(k.schedule) != "protocol") label += std::string(" ") + k.schedule;
+  if (k.smem_shift) label += " at base+" + std::to_string(k.smem_shift);
   if (k.shared_bytes > caps.smem_per_block_optin) {
     tt.t.skipped_instantiations++;
     tt.note(label + ": not run, needs " + std::to_string(k.shared_bytes) + " B of shared memory; " + caps.describe() +
@@ -638,6 +654,7 @@ void run_tile_cases(test_tally& tt, const std::string& list, const case_options&
     for (int i = 0; i < nsrc; ++i) {
       const source_spec& sp = k.sources[std::size_t(i)];
       g[std::size_t(i)] = (i == 0 && opt.geometry) ? opt.geometry(rng) : random_geometry(rng, sp.rank, sp.es, sp.box);
+      g[std::size_t(i)].swizzle = sp.swizzle;
       t[std::size_t(i)] = make_tensor(rng, g[std::size_t(i)]);
     }
     const work_plan wp = make_work(rng, k.stages);
@@ -721,6 +738,7 @@ void run_tile_cases(test_tally& tt, const std::string& list, const case_options&
       for (int i = 0; i < nsrc; ++i) {
         const source_spec& sp = k.sources[std::size_t(i)];
         reference_box(t[std::size_t(i)], at[std::size_t(i)].data() + std::size_t(j) * std::size_t(sp.rank), ref.data() + o);
+        if (k.raw_layout) swizzle_in_place(sp.swizzle, ref.data() + o, sp.bytes);
         for (std::size_t b = sp.bytes; b < sp.buffer_bytes; ++b) ref[o + b] = prefill ? stage_pattern(b) : poison_byte;
         o += sp.buffer_bytes;
       }

@@ -98,6 +98,7 @@ struct geometry {
   std::int64_t stride[5] = {};   ///< elements; stride[rank-1] == 1
   int box[5] = {};               ///< box dimensions, elements
   std::size_t offset = 0;        ///< bytes of the first element past a 256-byte boundary
+  int swizzle = 0;               ///< the box's shared-memory swizzle span, bytes (0: none)
   /// Bytes from the first element to one past the last.
   std::size_t span_bytes() const;
   std::string describe() const;
@@ -128,6 +129,10 @@ void random_coord(std::mt19937_64& rng, const geometry& g, int* at);
 
 /// The CPU reference of the box at `at`: Box bytes, dense row-major, zero outside the tensor.
 void reference_box(const host_tensor& t, const int* at, unsigned char* out);
+/// Lay `bytes` dense box bytes at `img` out in swizzle mode `span` (0: unchanged), in place: the
+/// test's own model of the tensor-map swizzle (in 128-byte row r, 16-byte chunk c of each span
+/// moves to chunk c XOR (r mod span/16)).
+void swizzle_in_place(int span, unsigned char* img, std::size_t bytes);
 
 /// The paths porter should allow for this layout at device address `addr` on `caps` (the test's own
 /// model of the rules: TMA 16-byte address, strides and box rows, box dims <= 256 except the
@@ -202,6 +207,7 @@ struct source_spec {
   int box[5] = {};
   std::size_t bytes = 0;         ///< box bytes
   std::size_t buffer_bytes = 0;  ///< its stage buffer, padded to 128 B: its part of a destination slot
+  int swizzle = 0;               ///< the box's swizzle span, bytes (0: none)
 };
 
 /// Options of one case list.
@@ -224,6 +230,10 @@ struct tile_kernel {
   std::size_t shared_bytes = 0;
   int max_threads = 128;
   const char* schedule = "";               ///< "protocol" (ahead and prefill used) or "for_each_tile" (neither)
+  /// The consumer stores each landed buffer as it lies in shared memory (swizzled boxes: in the
+  /// swizzled order); false: in dense box order, read through tile_view.
+  bool raw_layout = true;
+  std::size_t smem_shift = 0;              ///< bytes past the dynamic shared memory base the pipeline is built at
   std::vector<source_spec> sources;
   /// Build source i over device address `ptr` (throws porter::error from make_tiled_source).
   std::function<void(int, const geometry&, const void*)> build;
@@ -254,6 +264,11 @@ bool sync_launch(const std::string& what, std::string* err);
 long long first_difference(const unsigned char* got, const unsigned char* want, std::size_t n, std::size_t* count);
 /// "0x1f 0x00 ..." around byte `at` of both ranges, for failure messages.
 std::string bytes_around(const unsigned char* got, const unsigned char* want, std::size_t n, std::size_t at);
+
+/// The run's seed as text, "(x,y,z)" for a CTA shape, "(c0, c1, ...)" for a coordinate (messages).
+std::string seed_text();
+std::string block_text(dim3 b);
+std::string coord_text(const int* at, int rank);
 
 /// Free the persistent device buffers (end of the run).
 void release_device_buffers();

@@ -94,15 +94,31 @@ __device__ void store_bytes(unsigned char* dst, const unsigned char* src) {
   }
 }
 
+/// Store a landed box to global `dst` in dense box order: its raw bytes when it is unswizzled,
+/// element by element through the view (tile_view reads through the swizzle) when it is swizzled.
+template <class Box>
+__device__ void store_view(unsigned char* dst, porter::tile_view<Box> tile) {
+  using T = typename Box::element_type;
+  if constexpr (Box::swizzle_mode == porter::swizzle::none) {
+    store_bytes<Box::bytes>(dst, reinterpret_cast<const unsigned char*>(tile.data()));
+  } else {
+    T* d = reinterpret_cast<T*>(dst);
+    for (std::size_t e = thread_rank(); e < Box::elements; e += cta_threads()) d[e] = tile.element(e);
+  }
+}
+
 }  // namespace dev
 
 /// Boxes of a tiled source through the low-level protocol (acquire/copy/commit, wait/release),
 /// the producer keeping up to `ahead` (1..S) steps in flight; stages prefilled when `prefill`.
 /// (One call site of async_copy: the kernel stays small.)
-template <class Path, int S, class Box>
+/// The pipeline is built `Shift` bytes past the dynamic shared memory base (the ring must align
+/// itself, to its swizzle atom too, whatever the base).
+template <class Path, int S, class Box, int Shift = 0>
 __global__ void box_kernel(const __grid_constant__ porter::tiled_source<Box> src, const porter::coord<Box::rank>* coords,
                            const int2* work, unsigned char* out, int ahead, int prefill) {
-  extern __shared__ unsigned char smem[];
+  extern __shared__ unsigned char smem_base[];
+  unsigned char* smem = smem_base + Shift;
   using Pipe = porter::pipeline<Path, S, Box>;
   constexpr std::size_t slot_bytes = Pipe::ring::buffer_bytes[0];  // the box, padded to 128 bytes
   dev::scribble_stages<Pipe>(smem);
@@ -141,9 +157,7 @@ __global__ void for_each_tile_kernel(const __grid_constant__ porter::tiled_sourc
   constexpr std::size_t slot_bytes = Pipe::ring::buffer_bytes[0];
   porter::for_each_tile(
       pipe, src, trips, [&](int i) { return coords[first + i]; },
-      [&](porter::tile_view<Box> tile, int i) {
-        dev::store_bytes<Box::bytes>(out + std::size_t(first + i) * slot_bytes, reinterpret_cast<const unsigned char*>(tile.data()));
-      });
+      [&](porter::tile_view<Box> tile, int i) { dev::store_view(out + std::size_t(first + i) * slot_bytes, tile); });
 }
 
 /// Boxes through porter::for_each_tile over a porter::tile_schedule: tile t (a global tile index)
@@ -159,9 +173,7 @@ __global__ void schedule_kernel(const __grid_constant__ porter::tiled_source<Box
   constexpr std::size_t slot_bytes = Pipe::ring::buffer_bytes[0];
   porter::for_each_tile(
       pipe, src, sched, [&](long long t) { return coords[t]; },
-      [&](porter::tile_view<Box> tile, long long t) {
-        dev::store_bytes<Box::bytes>(out + std::size_t(t) * slot_bytes, reinterpret_cast<const unsigned char*>(tile.data()));
-      });
+      [&](porter::tile_view<Box> tile, long long t) { dev::store_view(out + std::size_t(t) * slot_bytes, tile); });
 }
 
 /// Byte ranges: step i copies counts[first+i] bytes from base + offsets[first+i] into buffer 0.
@@ -237,6 +249,55 @@ __global__ void pair_kernel(const __grid_constant__ porter::tiled_source<A> a, c
       dev::store_bytes<B::bytes>(o + a_bytes, ready.template bytes<1>());
     }
     pipe.consumer_release(ready);
+  }
+}
+
+/// Two rings of different depths and boxes in one shared_layout, with a scratch tile after them
+/// (as a GEMM keeps an A ring, a B ring and an epilogue tile). Step i loads A's box into ring A
+/// (SA stages) and B's box into ring B (SB stages); the consumer stores both to slot i like
+/// pair_kernel, then uses the landed A stage and the scratch tile as scratch (it scribbles over
+/// them) and releases A with porter::stage_written, so the next fill of that stage must land whole
+/// over generic writes (on tma: the fence.proxy.async that stage_written issues).
+template <class Path, int SA, int SB, class A, class B>
+__global__ void two_rings_kernel(const __grid_constant__ porter::tiled_source<A> a, const __grid_constant__ porter::tiled_source<B> b,
+                                 const porter::coord<A::rank>* ca, const porter::coord<B::rank>* cb, const int2* work,
+                                 unsigned char* out, int ahead, int) {
+  extern __shared__ unsigned char smem[];
+  using PA = porter::pipeline<Path, SA, A>;
+  using PB = porter::pipeline<Path, SB, B>;
+  using L = porter::shared_layout<PA, PB, porter::scratch<A>>;
+  dev::scribble_stages<PA>(L::template part<0>(smem));
+  dev::scribble_stages<PB>(L::template part<1>(smem));
+  PA pa(L::template part<0>(smem));
+  PB pb(L::template part<1>(smem));
+  unsigned char* scratch = L::template part<2>(smem);
+  const int first = work[blockIdx.x].x, trips = work[blockIdx.x].y;
+  constexpr std::size_t a_bytes = PA::ring::buffer_bytes[0], b_bytes = PB::ring::buffer_bytes[0];
+  const int depth = ahead < SA ? (ahead < SB ? ahead : SB) : (SA < SB ? SA : SB);  // steps in flight: both rings have room
+  int issued = 0;
+  for (int i = 0; i < trips; ++i) {
+    while (issued < trips && issued - i < depth) {
+      auto sa = pa.producer_acquire();
+      porter::async_copy(sa, a, ca[first + issued]);
+      pa.producer_commit(sa);
+      auto sb = pb.producer_acquire();
+      porter::async_copy(sb, b, cb[first + issued]);
+      pb.producer_commit(sb);
+      ++issued;
+    }
+    auto ra = pa.consumer_wait();
+    auto rb = pb.consumer_wait();
+    unsigned char* o = out + std::size_t(first + i) * (a_bytes + b_bytes);
+    dev::store_bytes<A::bytes>(o, ra.bytes());
+    dev::store_bytes<B::bytes>(o + a_bytes, rb.bytes());
+    __syncthreads();  // every thread has read the stages before any thread scribbles over them
+    unsigned char* landed = const_cast<unsigned char*>(ra.bytes());
+    for (std::size_t j = dev::thread_rank(); j < A::bytes; j += dev::cta_threads()) {
+      landed[j] = static_cast<unsigned char>(0x5A ^ j);
+      scratch[j] = static_cast<unsigned char>(j);
+    }
+    pa.consumer_release(ra, porter::stage_written);
+    pb.consumer_release(rb);
   }
 }
 

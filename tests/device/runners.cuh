@@ -58,6 +58,7 @@ source_spec spec() {
   s.es = int(sizeof(typename Box::element_type));
   for (int d = 0; d < Box::rank; ++d) s.box[d] = Box::dim(d);
   s.bytes = Box::bytes;
+  s.swizzle = porter::swizzle_span(Box::swizzle_mode);
   return s;
 }
 
@@ -112,14 +113,17 @@ tile_kernel common(std::shared_ptr<source_set<Boxes...>> set) {
 
 }  // namespace detail
 
-/// box_kernel<Path, S, Box>: the low-level protocol, one source.
-template <class Path, int S, class Box>
+/// box_kernel<Path, S, Box, Shift>: the low-level protocol, one source, the pipeline built Shift
+/// bytes past the dynamic shared memory base.
+template <class Path, int S, class Box, int Shift = 0>
 tile_kernel box_kernel_under_test() {
   auto set = std::make_shared<detail::source_set<Box>>();
   tile_kernel k = detail::common<Path, S, Box>(set);
-  auto make = [](auto p) { return &box_kernel<decltype(p), S, Box>; };
+  auto make = [](auto p) { return &box_kernel<decltype(p), S, Box, Shift>; };
   k.max_threads = detail::max_threads_of<Path>(make);
   k.schedule = "protocol";
+  k.smem_shift = Shift;
+  k.shared_bytes += Shift;
   const std::size_t smem = k.shared_bytes;
   k.launch = [set, make, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out,
                                int ahead, int prefill) {
@@ -137,6 +141,7 @@ tile_kernel for_each_tile_kernel_under_test() {
   auto make = [](auto p) { return &for_each_tile_kernel<decltype(p), S, Box>; };
   k.max_threads = detail::max_threads_of<Path>(make);
   k.schedule = "for_each_tile";
+  k.raw_layout = false;  // the body stores through tile_view (dense order)
   const std::size_t smem = k.shared_bytes;
   k.launch = [set, make, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out, int,
                                int) {
@@ -155,6 +160,7 @@ tile_kernel schedule_kernel_under_test(int tiles_per_cta, int persistent_grid) {
   auto make = [](auto p) { return &schedule_kernel<decltype(p), S, Box>; };
   k.max_threads = detail::max_threads_of<Path>(make);
   k.schedule = "for_each_tile";
+  k.raw_layout = false;  // the body stores through tile_view (dense order)
   const std::size_t smem = k.shared_bytes;
   k.launch = [set, make, smem, tiles_per_cta, persistent_grid](dim3 grid, dim3 block, const std::vector<const int*>& at,
                                                                const int2* work, unsigned char* out, int, int) {
@@ -189,6 +195,28 @@ tile_kernel pair_kernel_under_test() {
   return k;
 }
 
+/// two_rings_kernel<Path, SA, SB, A, B>: two rings and a scratch tile in one porter::shared_layout.
+template <class Path, int SA, int SB, class A, class B>
+tile_kernel two_rings_kernel_under_test() {
+  auto set = std::make_shared<detail::source_set<A, B>>();
+  tile_kernel k = detail::common<Path, SA, A, B>(set);
+  using L = porter::shared_layout<porter::pipeline<porter::path::staged, SA, A>, porter::pipeline<porter::path::staged, SB, B>,
+                                  porter::scratch<A>>;
+  k.shared_bytes = L::bytes;  // one slack for the whole layout
+  k.sources[1].buffer_bytes = porter::stage_ring<SB, B>::buffer_bytes[0];
+  auto make = [](auto p) { return &two_rings_kernel<decltype(p), SA, SB, A, B>; };
+  k.max_threads = detail::max_threads_of<Path>(make);
+  k.schedule = "two rings";  // no prefill: the consumer stores the boxes only
+  const std::size_t smem = k.shared_bytes;
+  k.launch = [set, make, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out,
+                               int ahead, int prefill) {
+    detail::launch_as<Path>(make, grid, block, smem, std::get<0>(set->src), std::get<1>(set->src),
+                            reinterpret_cast<const porter::coord<A::rank>*>(at[0]), reinterpret_cast<const porter::coord<B::rank>*>(at[1]),
+                            work, out, ahead, prefill);
+  };
+  return k;
+}
+
 /// bytes_kernel<Path, S>: byte ranges into a bytes_box stage.
 template <class Path, int S>
 bytes_kernel bytes_kernel_under_test() {
@@ -208,9 +236,13 @@ bytes_kernel bytes_kernel_under_test() {
 }
 
 /// Shorthands used by the tests.
-template <class Path, int S, class Box>
+template <class Path, int S, class Box, int Shift = 0>
 void box_cases(test_tally& tt, const std::string& list, const case_options& opt) {
-  run_tile_cases(tt, list, opt, box_kernel_under_test<Path, S, Box>());
+  run_tile_cases(tt, list, opt, box_kernel_under_test<Path, S, Box, Shift>());
+}
+template <class Path, int S, class Box>
+void for_each_tile_cases(test_tally& tt, const std::string& list, const case_options& opt) {
+  run_tile_cases(tt, list, opt, for_each_tile_kernel_under_test<Path, S, Box>());
 }
 template <class Path, int S>
 void bytes_cases(test_tally& tt, const std::string& list, int ncases) {

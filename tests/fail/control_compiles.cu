@@ -7,6 +7,9 @@ using tile = porter::box<float, 8, 32>;
 using side = porter::box<std::uint16_t, 64>;
 struct rgba { unsigned char r, g, b, a; };  // 4 bytes: a legal element
 using pixels = porter::box<rgba, 4, 16>;
+// Swizzled boxes: rank >= 2, an unswizzled box, a row of exactly one span.
+static_assert(porter::swizzled<porter::box<float, 8, 32>, porter::swizzle::b128>::bytes == 1024, "128 B rows in 128 B mode");
+static_assert(porter::swizzled<porter::box<unsigned short, 64, 32>, porter::swizzle::b64>::bytes == 4096, "64 B rows in 64 B mode");
 
 template <class Path>
 __global__ void control(const __grid_constant__ porter::tiled_source<tile> src, const __grid_constant__ porter::tiled_source<pixels> img,

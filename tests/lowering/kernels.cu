@@ -61,11 +61,52 @@ __global__ void lower_bytes(const unsigned char* src, unsigned bytes_per_step, u
       });
 }
 
+// ---- swizzled copies, stores and reductions ------------------------------------------------------
+
+using swz = porter::swizzled<porter::box<float, 16, 32>, porter::swizzle::b128>;  // 128-byte rows, 128 B swizzle
+using acc = porter::box<float, 16, 32>;
+
+/// A swizzled box through the pipeline, stored back through a tiled destination.
+template <class Path>
+__global__ void lower_swz2d(const __grid_constant__ porter::tiled_source<swz> src, const __grid_constant__ porter::tiled_destination<swz> dst,
+                            int steps) {
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, 2, swz> pipe(smem);
+  porter::store_queue<Path> q;
+  porter::for_each_tile(
+      pipe, src, steps, [](int i) { return porter::coord<2>{i * swz::dim(0), 0}; },
+      [&](const porter::tile_view<swz>& t, int i) {
+        porter::async_store(q, dst, t, porter::coord<2>{i * swz::dim(0), 0});
+        q.commit();
+        q.wait_read();
+      });
+  q.wait_write();
+}
+
+/// A tile computed in shared memory, reduced (add) into a destination at a run-time column (so the
+/// unaligned-column fallback is live code), and stored as a byte range.
+template <class Path>
+__global__ void lower_reduce2d(const __grid_constant__ porter::tiled_destination<acc> dst, float* raw, int steps, int col) {
+  __shared__ __align__(128) float tile[acc::elements];
+  porter::store_queue<Path> q;
+  for (int i = 0; i < steps; ++i) {
+    for (unsigned k = threadIdx.x; k < acc::elements; k += blockDim.x) tile[k] = float(i + int(k));
+    porter::async_reduce<porter::reduce_op::add>(q, dst, porter::tile_view<acc>(tile), porter::coord<2>{i * acc::dim(0), col});
+    porter::async_store(q, raw + std::size_t(i) * acc::elements, tile, sizeof(tile));
+    q.commit();
+    q.template wait_read<0>();
+  }
+  q.template wait_write<0>();
+}
+
 #define LOWERING_INSTANTIATE(P)                                                                             \
   template __global__ void lower_box1d<P>(const __grid_constant__ porter::tiled_source<box1>, float*, int); \
   template __global__ void lower_box2d<P>(const __grid_constant__ porter::tiled_source<box2>, float*, int); \
   template __global__ void lower_box3d<P>(const __grid_constant__ porter::tiled_source<box3>, float*, int); \
-  template __global__ void lower_bytes<P>(const unsigned char*, unsigned, unsigned char*, int);
+  template __global__ void lower_bytes<P>(const unsigned char*, unsigned, unsigned char*, int);                  \
+  template __global__ void lower_swz2d<P>(const __grid_constant__ porter::tiled_source<swz>,                   \
+                                          const __grid_constant__ porter::tiled_destination<swz>, int);         \
+  template __global__ void lower_reduce2d<P>(const __grid_constant__ porter::tiled_destination<acc>, float*, int, int);
 
 LOWERING_INSTANTIATE(porter::path::tma)
 LOWERING_INSTANTIATE(porter::path::cp_async)

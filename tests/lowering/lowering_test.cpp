@@ -18,6 +18,9 @@ namespace {
 using porter_test::ptx_module;
 
 const char* const forms[] = {"box1d", "box2d", "box3d", "bytes"};
+/// Kernels that also store (tests/lowering/kernels.cu: a swizzled box copied in and stored back; a
+/// tile reduced into a destination and stored as a byte range).
+const char* const store_forms[] = {"swz2d", "reduce2d"};
 const char* const paths[] = {"tma", "cp_async", "staged"};  // automatic is resolved on the host: no kernel of its own
 
 /// The mangled spelling of porter::path::<p> inside a template argument list: "4path3tmaE".
@@ -145,7 +148,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
   for (int sm : {75, 80, 90}) {
     const ptx_module& m = module(sm);
     EXPECT_EQ(m.target(), "sm_" + std::to_string(sm));
-    EXPECT_EQ(m.entries().size(), 12u) << "sm_" << sm;
+    EXPECT_EQ(m.entries().size(), 18u) << "sm_" << sm;
     for (const char* f : forms)
       for (const char* p : paths) {
         const auto k = code(sm, p, f);
@@ -154,7 +157,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
       }
   }
   EXPECT_EQ(module(90, true).target(), "sm_90");
-  EXPECT_EQ(module(90, true).entries().size(), 12u);
+  EXPECT_EQ(module(90, true).entries().size(), 18u);
 }
 
 // ---- tma ---------------------------------------------------------------------------------------------
@@ -300,6 +303,53 @@ TEST(LoweringAllTargets, StagedIsPlainVectorLoadsAndCtaBarriers) {
       EXPECT_TRUE(has(k, "ld.global.v4.u32"));   // 16-byte vector loads when the addresses allow them
       EXPECT_TRUE(has(k, "st.shared.v4.u32"));   // ... stored with shared-window (not generic) stores
     }
+}
+
+// ---- stores and swizzle -------------------------------------------------------------------------------
+
+TEST(LoweringSm90, TmaStoresAreBulkTensorStoresWithBulkGroupsAndAProxyFence) {
+  const auto k = code(90, "tma", "swz2d");
+  EXPECT_TRUE(has(k, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"));  // the load
+  EXPECT_TRUE(has(k, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"));                           // the store
+  EXPECT_TRUE(has(k, "cp.async.bulk.commit_group"));
+  EXPECT_TRUE(has(k, "cp.async.bulk.wait_group.read 0"));  // "the shared source may be reused"
+  EXPECT_TRUE(has(k, "cp.async.bulk.wait_group 0"));       // "the global writes are complete"
+  EXPECT_TRUE(has(k, "fence.proxy.async.shared::cta"));   // generic writes before the async proxy reads
+  EXPECT_TRUE(lacks(k, "cp.async.cg"));
+  const auto r = code(90, "tma", "reduce2d");
+  EXPECT_TRUE(has(r, "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.bulk_group"));
+  EXPECT_TRUE(has(r, "cp.async.bulk.global.shared::cta.bulk_group"));  // the byte range
+  EXPECT_TRUE(has(r, "cp.async.bulk.commit_group"));
+  // Unaligned inner coordinates: one atomic per element (red.global when its result is unused).
+  EXPECT_TRUE(has(r, "red.global.add.f32") || has(r, "atom.global.add.f32"));
+}
+
+TEST(LoweringAllTargets, CpAsyncAndStagedStoreWithThreadStoresAndAtomicsOnly) {
+  for (int sm : {80, 90})
+    for (const char* p : {"cp_async", "staged"})
+      for (const char* f : store_forms) {
+        const auto k = code(sm, p, f);
+        EXPECT_TRUE(lacks(k, "cp.async.bulk"));      // no bulk copy, store, group or wait
+        EXPECT_TRUE(lacks(k, "cp.reduce.async.bulk"));
+        EXPECT_TRUE(lacks(k, "fence.proxy.async"));
+        EXPECT_TRUE(has(k, "st.global"));
+        EXPECT_TRUE(has(k, "bar.sync"));
+        if (std::string(f) == "reduce2d") EXPECT_TRUE(has(k, "red.global.add.f32") || has(k, "atom.global.add.f32"));
+      }
+  for (const char* f : store_forms) {
+    const auto k = code(75, "staged", f);
+    EXPECT_TRUE(lacks(k, "cp.async"));
+    EXPECT_TRUE(has(k, "st.global"));
+  }
+}
+
+TEST(LoweringSm90, SwizzledCpAsyncAndStagedCopiesComputeTheDestination) {
+  // The tensor map swizzles in hardware on tma; the others XOR the chunk index with the row (an xor
+  // on the shared-memory offset) and issue the same copies as for a dense box.
+  EXPECT_TRUE(has(code(90, "cp_async", "swz2d"), "cp.async.cg.shared.global"));
+  EXPECT_TRUE(has(code(90, "cp_async", "swz2d"), "xor.b32"));
+  EXPECT_TRUE(has(code(90, "staged", "swz2d"), "xor.b32"));
+  EXPECT_TRUE(has(code(90, "staged", "swz2d"), "st.shared.v4.u32"));
 }
 
 // ---- debug builds: bounded waits that trap with a message (docs/design.md, invariant 5) ---------------------

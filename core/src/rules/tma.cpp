@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "porter/swizzle.hpp"
 #include "porter/tma/path.hpp"
 #include "rules.hpp"
 
@@ -61,17 +62,21 @@ void check_tma(const layout& l, support_report& r) {
   // The outermost dimension may be split into equal parts of at most 256 rows; every part lands
   // on a 128-byte boundary (cp.async.bulk.tensor's shared-memory alignment), so a part's bytes
   // must be a multiple of 128.
+  // A swizzled box's parts land on its swizzle atom instead (256 / 512 / 1024 B), where the
+  // hardware's address-based pattern restarts (porter/swizzle.hpp).
   std::uint64_t slab = l.es;  // bytes per index of dimension 0
   for (int i = 1; i < d.rank; ++i) slab *= std::uint64_t(d.box[i]);
+  const std::uint64_t part_align = swizzle_atom_bytes(static_cast<swizzle>(d.swizzle));
   int split = d.box[0];
   if (split > 256) {
-    for (split = 256; split >= 1 && (d.box[0] % split != 0 || (std::uint64_t(split) * slab) % 128 != 0); --split) {
+    for (split = 256; split >= 1 && (d.box[0] % split != 0 || (std::uint64_t(split) * slab) % part_align != 0); --split) {
     }
     if (split < 1) {
       refuse(r, p, "tma.split_alignment",
              "box dimension 0 is " + std::to_string(d.box[0]) + " rows of " + std::to_string(slab) +
-                 " B; TMA allows 256 rows per copy and each copy must land on a 128-byte boundary, but no split of " +
-                 std::to_string(d.box[0]) + " into equal parts of at most 256 rows is a multiple of 128 B");
+                 " B; TMA allows 256 rows per copy and each copy must land on a " + std::to_string(part_align) +
+                 "-byte boundary" + (d.swizzle ? " (the swizzle atom)" : "") + ", but no split of " + std::to_string(d.box[0]) +
+                 " into equal parts of at most 256 rows is a multiple of " + std::to_string(part_align) + " B");
       split = d.box[0];
     }
   }

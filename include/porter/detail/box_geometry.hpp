@@ -32,9 +32,17 @@ PORTER_HOST_DEVICE unsigned box_chunk_bytes(const Src& src, const coord<Box::ran
   return widest_access(bits);
 }
 
+/// Where dense byte `o` of a Box lands in its shared-memory buffer: o, or o swizzled in the box's
+/// mode (porter/swizzle.hpp). A chunk of W <= 16 bytes at a W-aligned `o` stays contiguous (the
+/// swizzle moves whole 16-byte chunks).
+template <class Box>
+PORTER_HOST_DEVICE PORTER_FORCEINLINE constexpr std::uint32_t landing_offset(std::uint32_t o) {
+  return swizzle_offset(Box::swizzle_mode, o);
+}
+
 /// Where chunk `k` (of W bytes) of a box lands and comes from.
 struct chunk_source {
-  std::size_t dst_offset;   ///< bytes from the box's first element in shared memory
+  std::size_t dst_offset;   ///< bytes from the buffer's start in shared memory (swizzle applied)
   const void* src;          ///< global address; a valid in-tensor address even when valid == 0
   unsigned valid;           ///< bytes inside the tensor (0..W); the rest read as zero
 };
@@ -72,7 +80,7 @@ PORTER_UNROLL
   if (!inside || col_bytes < 0) v = 0;
   const unsigned char* base = reinterpret_cast<const unsigned char*>(src.ptr);
   const unsigned char* from = base + elem * std::int64_t(sizeof(T)) + col_bytes;
-  return chunk_source{std::size_t(row) * Box::inner_bytes + c * W, v ? static_cast<const void*>(from) : static_cast<const void*>(base),
+  return chunk_source{landing_offset<Box>(row * unsigned(Box::inner_bytes) + c * W), v ? static_cast<const void*>(from) : static_cast<const void*>(base),
                       unsigned(v)};
 }
 

@@ -38,6 +38,10 @@ struct cp_async_copy {
     else narrow_box<Box>(w, dst, src, at, ctx);
   }
 
+  /// Generic writes to a stage before its refill: nothing to do (cp.async writes through the generic
+  /// proxy; the CTA barrier before every refill orders them).
+  static PORTER_DEVICE PORTER_FORCEINLINE void after_generic_writes() {}
+
   /// Copy `bytes` bytes from global `src` to shared `dst`: cp.async chunks of the widest width
   /// both addresses allow (>= 4), the remaining tail of fewer than W bytes with plain loads.
   /// Exactly [dst, dst + bytes) is written. Called by all threads of the CTA.
@@ -88,7 +92,7 @@ struct cp_async_copy {
           const unsigned char* origin = detail::box_origin<Box>(src, at);
           for (unsigned k = ctx.thread; k < unsigned(total); k += ctx.nthreads) {
             const unsigned row = k / per_row, c = k - row * per_row;
-            issue<W>(d + std::size_t(k) * W, origin + detail::box_row_offset<Box>(src, row) + c * W, W);
+            issue<W>(d + detail::landing_offset<Box>(k * W), origin + detail::box_row_offset<Box>(src, row) + c * W, W);
           }
           return;
         }

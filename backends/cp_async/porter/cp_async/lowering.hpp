@@ -6,11 +6,13 @@
 #include "porter/cp_async/copy.hpp"
 #include "porter/cp_async/path.hpp"
 #include "porter/cp_async/protocol.hpp"
+#include "porter/staged/store.hpp"
 
 namespace porter::backend {
 
-/// The cp_async lowering (see porter/cp_async/protocol.hpp for how a stage completes).
-struct cp_async : cp_async_copy {
+/// The cp_async lowering (see porter/cp_async/protocol.hpp for how a stage completes). Its stores
+/// are the staged lowering's thread stores: sm_80 has no asynchronous shared -> global copy.
+struct cp_async : cp_async_copy, staged_store {
   using path = porter::path::cp_async;
   template <class Ring> using protocol = cp_async_protocol<Ring>;
 };

@@ -7,11 +7,13 @@
 #include "porter/staged/copy.hpp"
 #include "porter/staged/path.hpp"
 #include "porter/staged/protocol.hpp"
+#include "porter/staged/store.hpp"
 
 namespace porter::backend {
 
-/// The staged lowering (see porter/staged/protocol.hpp for how a stage completes).
-struct staged : staged_copy {
+/// The staged lowering (see porter/staged/protocol.hpp for how a stage completes, porter/staged/
+/// store.hpp for stores).
+struct staged : staged_copy, staged_store {
   using path = porter::path::staged;
   template <class Ring> using protocol = staged_protocol<Ring>;
 };

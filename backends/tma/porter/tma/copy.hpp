@@ -85,6 +85,10 @@ struct tma_copy {
     }
   }
 
+  /// Order this thread's generic shared-memory writes before later TMA (async-proxy) accesses:
+  /// fence.proxy.async.shared::cta (PTX ISA 9.7.13.4). Called by every thread that wrote.
+  static PORTER_DEVICE PORTER_FORCEINLINE void after_generic_writes() { ptx::fence_proxy_async_shared_cta(); }
+
   /// Copy `bytes` bytes from global `src` to shared `dst`: cp.async.bulk for the body when both
   /// addresses agree modulo 16, thread loads for the rest. Exactly [dst, dst + bytes) is written.
   /// Called by all threads of the CTA; completes on ctx.barrier.

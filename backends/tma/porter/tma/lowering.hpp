@@ -6,11 +6,13 @@
 #include "porter/tma/copy.hpp"
 #include "porter/tma/path.hpp"
 #include "porter/tma/protocol.hpp"
+#include "porter/tma/store.hpp"
 
 namespace porter::backend {
 
-/// The tma lowering (see porter/tma/protocol.hpp for how a stage completes).
-struct tma : tma_copy {
+/// The tma lowering (see porter/tma/protocol.hpp for how a stage completes, porter/tma/store.hpp
+/// for stores).
+struct tma : tma_copy, tma_store {
   using path = porter::path::tma;
   template <class Ring> using protocol = tma_protocol<Ring>;
 };

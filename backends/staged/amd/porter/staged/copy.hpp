@@ -62,6 +62,10 @@ struct staged_copy {
     amd_detail::dispatch_box<amd_detail::amd_access, Box>(dst, src, at, ctx);
   }
 
+  /// Generic writes to a stage before its refill: nothing to do (the refill is plain LDS stores
+  /// after a workgroup barrier).
+  static PORTER_DEVICE PORTER_FORCEINLINE void after_generic_writes() {}
+
   /// Copy `bytes` bytes from global `src` (any alignment) to LDS `dst` (any alignment).
   /// Exactly [dst, dst + bytes) is written. Called by all threads of the CTA.
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,

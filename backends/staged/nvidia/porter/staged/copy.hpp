@@ -12,8 +12,8 @@
 //
 // Deferred copies (the staged protocol's register prefetch): load_deferred<Box, K> issues the loads
 // of this thread's first K 16-byte chunks of a box into registers and returns at once; store_deferred
-// stores them later, after the consumer has worked on another stage. Chunk k of a dense box lands at
-// byte 16 k, so only the values travel between the two calls. Chunks past the first K of each thread
+// stores them later, after the consumer has worked on another stage. Chunk k of a box lands at
+// byte landing_offset(16 k) (16 k when unswizzled), so only the values travel between the two calls. Chunks past the first K of each thread
 // move synchronously inside load_deferred.
 // Source: CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory".
 #pragma once
@@ -65,6 +65,10 @@ struct staged_copy {
     if (w == 16) walk_bytes<16, Batch>(dst, src, bytes, ctx);
     else narrow_bytes<1>(w, dst, src, bytes, ctx);
   }
+  /// Generic writes to a stage before its refill: nothing to do (the refill is plain stores after a
+  /// CTA barrier).
+  static PORTER_DEVICE PORTER_FORCEINLINE void after_generic_writes() {}
+
   /// copy_bytes_batched<4>: the staged path's own byte-range copy (the lowering operation).
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
                                        const detail::copy_context& ctx) {
@@ -102,11 +106,11 @@ struct staged_copy {
   static PORTER_DEVICE PORTER_FORCEINLINE void store_deferred(const detail::vec_t<16> (&held)[K], void* dst,
                                                               const detail::copy_context& ctx) {
     constexpr std::size_t total = detail::box_chunks<Box, 16>;
-    detail::vec_t<16>* d = static_cast<detail::vec_t<16>*>(dst);
+    unsigned char* d = static_cast<unsigned char*>(dst);
 #pragma unroll
     for (int u = 0; u < K; ++u) {
       const std::size_t k = ctx.thread + std::size_t(u) * ctx.nthreads;
-      if (k < total) d[k] = held[u];
+      if (k < total) *reinterpret_cast<detail::vec_t<16>*>(d + detail::landing_offset<Box>(unsigned(k) * 16u)) = held[u];
     }
   }
 
