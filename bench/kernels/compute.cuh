@@ -10,6 +10,23 @@
 
 namespace pb {
 
+/// transpose consumer (transpose_shape): warp g reads columns 4g..4g+3 of every row of the landed
+/// 32 x 32 tile as one float4 per lane (lane l: row l) through the tile's view (its swizzle), and
+/// writes them as 4 rows of y (w x h): y[c][r0 + l], coalesced.
+template <class View>
+__device__ __forceinline__ void transpose_consume(const View& v, float* __restrict__ y, int r0, int c0, int h, int w) {
+  const int g = int(threadIdx.x) / 32, l = int(threadIdx.x) % 32;
+  const float4 q = *reinterpret_cast<const float4*>(&v(l, 4 * g));
+  const int r = r0 + l;
+  if (r >= h) return;
+  const float e[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    const int c = c0 + 4 * g + k;
+    if (c < w) y[std::size_t(c) * std::size_t(h) + std::size_t(r)] = e[k];
+  }
+}
+
 // ---- stream -------------------------------------------------------------------------------------
 /// y[base .. base+tile) = a * x + b from the tile `s` (shared memory, 16-byte aligned), n total.
 /// Full tiles: every thread stores vec_per_thread float4 (16-byte stores, coalesced).

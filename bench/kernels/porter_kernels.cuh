@@ -28,6 +28,43 @@ __global__ void __launch_bounds__(stream_shape::threads)
       [&](porter::tile_view<box> v, long long t) { stream_consume(v.data(), y, t * tile, n, a, b); });
 }
 
+/// copy2d: y = x through shared memory. Each landed 32 x 128 tile is stored back from its stage with
+/// async_store (tma: cp.async.bulk.tensor to global); the body waits until the store has read the
+/// stage (wait_read) before the pipeline refills it.
+template <class Path, int Stages>
+__global__ void __launch_bounds__(copy2d_shape::threads)
+    pb_copy2d(const __grid_constant__ porter::tiled_source<copy2d_shape::box> x,
+              const __grid_constant__ porter::tiled_destination<copy2d_shape::box> y, int w, porter::tile_schedule sched) {
+  using namespace copy2d_shape;
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, Stages, box> pipe(smem);
+  porter::store_queue<Path> q;
+  const int tiles_x = (w + tile_w - 1) / tile_w;
+  auto at = [&](long long t) { return porter::coord<2>{int(t / tiles_x) * tile_h, int(t % tiles_x) * tile_w}; };
+  porter::for_each_tile(pipe, x, sched, at, [&](porter::tile_view<box> v, long long t) {
+    porter::async_store(q, y, v, at(t));
+    q.commit();
+    q.wait_read();
+  });
+  q.wait_write();
+}
+
+/// transpose: y = x^T in 32 x 32 tiles, each landed in swizzle mode Sw and read by columns
+/// (transpose_consume). Sw = none is the same kernel on dense tiles (the bank-conflict baseline).
+template <class Path, int Stages, porter::swizzle Sw>
+__global__ void __launch_bounds__(transpose_shape::threads)
+    pb_transpose(const __grid_constant__ porter::tiled_source<transpose_shape::box<Sw>> x, float* __restrict__ y, int h, int w,
+                 porter::tile_schedule sched) {
+  using namespace transpose_shape;
+  using B = box<Sw>;
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, Stages, B> pipe(smem);
+  const int tiles_x = (w + tile - 1) / tile;
+  porter::for_each_tile(
+      pipe, x, sched, [&](long long t) { return porter::coord<2>{int(t / tiles_x) * tile, int(t % tiles_x) * tile}; },
+      [&](porter::tile_view<B> v, long long t) { transpose_consume(v, y, int(t / tiles_x) * tile, int(t % tiles_x) * tile, h, w); });
+}
+
 /// stencil2d: one Jacobi step of the radius-R star stencil on an h x w grid (zero outside).
 /// Tiles of 32 x 128 outputs, each read with its halo as one box<R> ((32 + 2R) x 136 floats).
 /// Tile t of the grid (row-major over tiles_x tiles per row) is the 32 x 128 block at this origin.

@@ -117,6 +117,47 @@ void add_sgemm(registry& r, sched_mode m) {
 }
 
 template <class Path, int S>
+void add_copy2d(registry& r, sched_mode m) {
+  using B = copy2d_shape::box;
+  using Pipe = porter::pipeline<Path, S, B>;
+  auto* k = &pb_copy2d<Path, S>;
+  r.copy2d.push_back({porter_desc<Path, Pipe>(copy2d_shape::threads, reinterpret_cast<const void*>(k), "pb_copy2d", m),
+                      [k, m](const grid2d_problem& p, int grid) -> launcher {
+                        const std::int64_t ext[2] = {p.h, p.w};
+                        auto src = porter::make_tiled_source<B>(p.x, ext);
+                        auto dst = porter::make_tiled_destination<B>(p.y, ext);
+                        const long long tiles = static_cast<long long>((p.w + copy2d_shape::tile_w - 1) / copy2d_shape::tile_w) *
+                                                ((p.h + copy2d_shape::tile_h - 1) / copy2d_shape::tile_h);
+                        const porter::tile_schedule sc = schedule_for(m, tiles, grid, Pipe::ring::stage_bytes, S, 1);
+                        return [=](cudaStream_t s) {
+                          porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(copy2d_shape::threads), Pipe::shared_bytes, s, src, dst,
+                                               p.w, sc);
+                        };
+                      }});
+}
+
+/// The transpose at swizzle Sw: impl "porter" (128 B swizzle) or "porter-unswizzled" (dense tiles).
+template <class Path, int S, porter::swizzle Sw>
+void add_transpose(registry& r) {
+  using B = transpose_shape::box<Sw>;
+  using Pipe = porter::pipeline<Path, S, B>;
+  auto* k = &pb_transpose<Path, S, Sw>;
+  kernel_desc d = porter_desc<Path, Pipe>(transpose_shape::threads, reinterpret_cast<const void*>(k), "pb_transpose", sched_mode::planned);
+  if (Sw == porter::swizzle::none) d.impl = "porter-unswizzled";
+  r.transpose.push_back({d, [k](const grid2d_problem& p, int grid) -> launcher {
+                           const std::int64_t ext[2] = {p.h, p.w};
+                           auto src = porter::make_tiled_source<B>(p.x, ext);
+                           const long long tiles = static_cast<long long>((p.w + transpose_shape::tile - 1) / transpose_shape::tile) *
+                                                   ((p.h + transpose_shape::tile - 1) / transpose_shape::tile);
+                           const porter::tile_schedule sc = schedule_for(sched_mode::planned, tiles, grid, Pipe::ring::stage_bytes, S, 1);
+                           return [=](cudaStream_t s) {
+                             porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(transpose_shape::threads), Pipe::shared_bytes, s, src,
+                                                  p.y, p.h, p.w, sc);
+                           };
+                         }});
+}
+
+template <class Path, int S>
 void add_smallgemm(registry& r, sched_mode m) {
   using namespace smallgemm_shape;
   using Pipe = porter::pipeline<Path, S, a_box, b_box>;

@@ -2,6 +2,7 @@
 // hand-written baselines and the host side (so every implementation of a workload uses one tiling).
 #pragma once
 #include <cstddef>
+#include <type_traits>
 
 #include <porter/box.hpp>
 
@@ -69,10 +70,36 @@ constexpr int size = 2048;
 static_assert(threads == tile * tile, "one C element per thread");
 }  // namespace smallgemm_shape
 
+// ---- copy2d: y = x over an h x w fp32 grid, global -> shared -> global (async_copy, async_store) ---
+// 32 x 128 tiles (16 KiB, 512-byte rows); each tile is copied in, then stored from the landed stage.
+namespace copy2d_shape {
+constexpr int threads = 256;
+constexpr int tile_h = 32, tile_w = 128;
+using box = porter::box<float, tile_h, tile_w>;
+constexpr int size = 16384;  // 16384 x 16384 fp32: 1 GiB read, 1 GiB written
+}  // namespace copy2d_shape
+
+// ---- transpose: y = x^T (x is h x w, y is w x h, fp32), 32 x 32 tiles of 128-byte rows ------------
+// A column-reading consumer: warp g reads the 16-byte chunk of columns 4g..4g+3 in every row (lane l:
+// row l), so a warp's 32 loads touch one chunk position in 32 rows: 32-way bank conflicts when dense
+// (each 128-byte row starts in bank 0), none with the 128 B swizzle (8 chunk positions x 4 banks
+// cover all 32 banks every 8 rows: 4 wavefronts, the minimum for 512 bytes). It then writes 4 rows
+// of y, each 32 consecutive floats (coalesced).
+namespace transpose_shape {
+constexpr int threads = 256;
+constexpr int tile = 32;
+template <porter::swizzle S>
+using box = std::conditional_t<S == porter::swizzle::none, porter::box<float, tile, tile>, porter::swizzled<porter::box<float, tile, tile>, S>>;
+constexpr int size = 16384;
+static_assert(threads == 32 * (tile / 4), "one warp per 4 columns");
+}  // namespace transpose_shape
+
 /// Stage count each workload uses outside the stage sweep (compiled for every target).
 constexpr int default_stages_stream = 4;
 constexpr int default_stages_stencil = 3;
 constexpr int default_stages_sgemm = 4;
 constexpr int default_stages_smallgemm = 4;  // the sample's maxPipelineStages
+constexpr int default_stages_copy2d = 4;
+constexpr int default_stages_transpose = 4;
 
 }  // namespace pb

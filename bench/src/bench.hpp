@@ -60,6 +60,10 @@ void run_stencil(context& cx, int radius);
 void run_sgemm(context& cx, int size, bool sweep);
 /// smallgemm at size^3 (smallgemm_shape::size): cuBLAS ceiling, porter paths, hand-written pipelines.
 void run_smallgemm(context& cx, int size, bool sweep);
+/// copy2d (async_copy + async_store through shared memory) and transpose (column reads of 128 B
+/// swizzled tiles against dense ones): bench/src/workloads.cpp.
+void run_copy2d(context& cx);
+void run_transpose(context& cx);
 /// Measure the latency the planner uses (pointer chase over a buffer several times the L2).
 void measure_latency(context& cx);
 /// Planner recommendations beside the sweep, and the targets.

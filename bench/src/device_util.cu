@@ -40,6 +40,16 @@ __global__ void k_stream_errors(const float* x, const float* y, long long n, flo
   if (mine) atomicAdd(bad, mine);
 }
 
+__global__ void k_transpose_errors(const float* x, const float* y, int h, int w, unsigned long long* bad) {
+  unsigned long long mine = 0;
+  const long long n = (long long)h * w;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    const long long r = i / w, c = i % w;
+    if (__float_as_uint(y[c * h + r]) != __float_as_uint(x[i])) ++mine;
+  }
+  if (mine) atomicAdd(bad, mine);
+}
+
 __global__ void k_nonfinite(const float* p, long long n, unsigned long long* bad) {
   unsigned long long mine = 0;
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
@@ -123,6 +133,9 @@ static long long count_with(K k, long long n, cudaStream_t s, A... a) {
 
 long long count_stream_errors(const float* x, const float* y, long long n, float a, float b, float tol, cudaStream_t s) {
   return count_with(k_stream_errors, n, s, x, y, n, a, b, tol);
+}
+long long count_transpose_errors(const float* x, const float* y, int h, int w, cudaStream_t s) {
+  return count_with(k_transpose_errors, (long long)h * w, s, x, y, h, w);
 }
 long long count_nonfinite(const float* p, long long n, cudaStream_t s) { return count_with(k_nonfinite, n, s, p, n); }
 std::uint64_t checksum(const float* p, long long n, cudaStream_t s) {

@@ -12,6 +12,8 @@ namespace pb {
 void fill_uniform(float* p, long long n, std::uint64_t seed, float lo, float hi, cudaStream_t s);
 /// Elements with |y - (a*x + b)| > tol * max(1, |a*x + b|), or not finite.
 long long count_stream_errors(const float* x, const float* y, long long n, float a, float b, float tol, cudaStream_t s);
+/// Elements with y[c][r] != x[r][c] bitwise (x is h x w, y is w x h, both row-major).
+long long count_transpose_errors(const float* x, const float* y, int h, int w, cudaStream_t s);
 /// Non-finite elements (NaN poison left behind means an element was not written).
 long long count_nonfinite(const float* p, long long n, cudaStream_t s);
 /// Order-independent 64-bit hash of the bit patterns of p[0..n) and their positions: equal for

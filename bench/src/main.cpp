@@ -31,7 +31,7 @@ const char* k_usage =
     "  --quick            fewer repetitions (about 30 s on an H200); the stage sweep of sgemm at 8192^3 only\n"
     "  --full             more repetitions, sgemm sweep at 4096^3 and 8192^3 too (the default)\n"
     "  --no-sweep         only the default stage counts\n"
-    "  --only LIST        workloads to run, comma-separated: stream,stencil,sgemm,smallgemm\n"
+    "  --only LIST        workloads to run, comma-separated: stream,stencil,sgemm,smallgemm,copy2d,transpose\n"
     "  --out DIR          write results.csv, results.json, table.txt and lowering.txt to DIR\n"
     "  --ncu              after timing, run Nsight Compute on each path's kernel: stall reasons per path\n"
     "  --ncu-only         only the Nsight Compute pass\n"
@@ -56,6 +56,8 @@ std::string kernel_inventory(const pb::registry& r) {
   list("stencil2d-r2", r.stencil[2]);
   list("sgemm       ", r.sgemm);
   list("smallgemm   ", r.smallgemm);
+  list("copy2d      ", r.copy2d);
+  list("transpose   ", r.transpose);
   return o.str();
 }
 
@@ -147,8 +149,8 @@ int main(int argc, char** argv) {
     }
   }
   for (const auto& w : opt.only)
-    if (w != "stream" && w != "stencil" && w != "sgemm" && w != "smallgemm") {
-      std::fprintf(stderr, "porter-bench: --only takes stream, stencil, sgemm, smallgemm (got %s)\n", w.c_str());
+    if (w != "stream" && w != "stencil" && w != "sgemm" && w != "smallgemm" && w != "copy2d" && w != "transpose") {
+      std::fprintf(stderr, "porter-bench: --only takes stream, stencil, sgemm, smallgemm, copy2d, transpose (got %s)\n", w.c_str());
       return 2;
     }
   if (!opt.out.empty()) std::filesystem::create_directories(opt.out);
@@ -212,6 +214,8 @@ int main(int argc, char** argv) {
         if (cx.latency_ns <= 0) pb::measure_latency(cx);
         pb::run_smallgemm(cx, pb::smallgemm_shape::size, opt.sweep);
       }
+      if (opt.wants("copy2d")) pb::run_copy2d(cx);
+      if (opt.wants("transpose")) pb::run_transpose(cx);
       cx.rep.meta.emplace_back("memory_latency", cx.latency_note);
       pb::evaluate_planner(cx);
       pb::evaluate_targets(cx);

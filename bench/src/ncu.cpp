@@ -252,6 +252,16 @@ int ncu_child(context& cx) {
     for (const auto& v : cx.reg.smallgemm)
       if (wanted(v.d, default_stages_smallgemm)) launch_once(label_of(label, v.d), v.d, [&](int g) { return v.bind(p, g); });
   }
+  if (cx.opt.wants("copy2d")) {
+    const grid2d_problem p{x, y, copy2d_shape::size, copy2d_shape::size};
+    for (const auto& v : cx.reg.copy2d)
+      if (wanted(v.d, default_stages_copy2d)) launch_once(label_of("copy2d", v.d), v.d, [&](int g) { return v.bind(p, g); });
+  }
+  if (cx.opt.wants("transpose")) {
+    const grid2d_problem p{x, y, transpose_shape::size, transpose_shape::size};
+    for (const auto& v : cx.reg.transpose)
+      if (wanted(v.d, default_stages_transpose)) launch_once(label_of("transpose", v.d), v.d, [&](int g) { return v.bind(p, g); });
+  }
   cudaFree(a);
   cudaFree(b);
   return 0;

@@ -62,6 +62,13 @@ struct smallgemm_problem {
   int m, n, k;
 };
 
+/// copy2d: y = x over an h x w row-major grid; transpose: y (w x h) = x (h x w)^T.
+struct grid2d_problem {
+  const float* x;
+  float* y;
+  int h, w;
+};
+
 template <class Problem>
 struct variant {
   kernel_desc d;
@@ -77,6 +84,8 @@ struct registry {
   std::vector<variant<stencil_problem>> stencil[3];  // [radius]; 1 and 2 used
   std::vector<variant<sgemm_problem>> sgemm;
   std::vector<variant<smallgemm_problem>> smallgemm;
+  std::vector<variant<grid2d_problem>> copy2d;
+  std::vector<variant<grid2d_problem>> transpose;
 };
 
 // Filled by the kernel translation units (each compiled for its own list of targets).

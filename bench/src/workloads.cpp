@@ -620,4 +620,88 @@ void run_smallgemm(context& cx, int size, bool sweep) {
     if (r.workload == base.workload && r.size == base.size && r.ok()) r.ratio = cublas_rate > 0 ? r.rate / cublas_rate : 0;
 }
 
+// ---- copy2d and transpose ----------------------------------------------------------------------------
+
+/// The ceiling rows of a 2D grid workload that moves `bytes` each way: cudaMemcpy D2D of the grid.
+static void add_memcpy_row(context& cx, const row& base, const void* x, void* y, std::size_t bytes, const std::function<void()>& poison,
+                           const std::function<verdict()>& copied) {
+  row r = base;
+  r.impl = "memcpy";
+  r.kernel = "cudaMemcpyAsync";
+  check_and_time(cx, r, {[=](cudaStream_t s) { check(cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync"); }},
+                 poison, copied);
+  cx.rep.rows.push_back(r);
+}
+
+/// Ratio of every ok row of `workload` to its memcpy row of the same run.
+static void ratio_to_memcpy(context& cx, const std::string& workload) {
+  double ceiling = 0;
+  for (const auto& r : cx.rep.rows)
+    if (r.workload == workload && r.impl == "memcpy" && r.ok()) ceiling = r.rate;
+  for (auto& r : cx.rep.rows)
+    if (r.workload == workload && r.ok()) r.ratio = ceiling > 0 ? r.rate / ceiling : 0;
+}
+
+void run_copy2d(context& cx) {
+  const int h = copy2d_shape::size, w = copy2d_shape::size;
+  const long long n = (long long)h * w;
+  const std::size_t bytes = std::size_t(n) * sizeof(float);
+  dbuf x(bytes), y(bytes);
+  fill_uniform(x.f(), n, 11, -1.f, 1.f, cx.stream);
+  check(cudaStreamSynchronize(cx.stream), "fill");
+  row base;
+  base.workload = "copy2d";
+  cx.tiles_of["copy2d"] = {static_cast<long long>(w / copy2d_shape::tile_w) * (h / copy2d_shape::tile_h), 1};
+  base.size = "16384^2 fp32";
+  base.bytes = 2.0 * double(bytes);
+  base.unit = "GB/s";
+  base.ceiling = "cudaMemcpy D2D";
+  auto poison = [&] { check(cudaMemsetAsync(y.p, 0xff, bytes, cx.stream), "poison"); };
+  auto copied = [&]() {
+    const long long bad = count_stream_errors(x.f(), y.f(), n, 1.0f, 0.0f, 0.0f, cx.stream);
+    verdict v{bad == 0, bad == 0 ? "y == x exactly" : std::to_string(bad) + " elements differ from x"};
+    if (bad == 0) v.what += "; checksum " + hex64(checksum(y.f(), n, cx.stream));
+    return v;
+  };
+  add_memcpy_row(cx, base, x.p, y.p, bytes, poison, copied);
+  const std::vector<grid2d_problem> sets = {{x.f(), y.f(), h, w}};
+  run_variants(cx, cx.reg.copy2d, [](const kernel_desc& d) { return is_default(d, default_stages_copy2d); }, base, sets, poison, copied,
+               false);
+  compare_checksums(cx, base.workload, base.size);
+  ratio_to_memcpy(cx, "copy2d");
+}
+
+void run_transpose(context& cx) {
+  const int h = transpose_shape::size, w = transpose_shape::size;
+  const long long n = (long long)h * w;
+  const std::size_t bytes = std::size_t(n) * sizeof(float);
+  dbuf x(bytes), y(bytes);
+  fill_uniform(x.f(), n, 12, -1.f, 1.f, cx.stream);
+  check(cudaStreamSynchronize(cx.stream), "fill");
+  row base;
+  base.workload = "transpose";
+  cx.tiles_of["transpose"] = {static_cast<long long>(w / transpose_shape::tile) * (h / transpose_shape::tile), 1};
+  base.size = "16384^2 fp32";
+  base.bytes = 2.0 * double(bytes);
+  base.unit = "GB/s";
+  base.ceiling = "cudaMemcpy D2D";
+  auto poison = [&] { check(cudaMemsetAsync(y.p, 0xff, bytes, cx.stream), "poison"); };
+  auto copied = [&]() {
+    const long long bad = count_stream_errors(x.f(), y.f(), n, 1.0f, 0.0f, 0.0f, cx.stream);
+    return verdict{bad == 0, bad == 0 ? "y == x exactly" : std::to_string(bad) + " elements differ from x"};
+  };
+  auto transposed = [&]() {
+    const long long bad = count_transpose_errors(x.f(), y.f(), h, w, cx.stream);
+    verdict v{bad == 0, bad == 0 ? "y == x^T exactly" : std::to_string(bad) + " elements differ from x^T"};
+    if (bad == 0) v.what += "; checksum " + hex64(checksum(y.f(), n, cx.stream));
+    return v;
+  };
+  add_memcpy_row(cx, base, x.p, y.p, bytes, poison, copied);
+  const std::vector<grid2d_problem> sets = {{x.f(), y.f(), h, w}};
+  run_variants(cx, cx.reg.transpose, [](const kernel_desc& d) { return is_default(d, default_stages_transpose); }, base, sets, poison,
+               transposed, false);
+  compare_checksums(cx, base.workload, base.size);
+  ratio_to_memcpy(cx, "transpose");
+}
+
 }  // namespace pb
