@@ -13,6 +13,7 @@
 #include "porter/pipeline.hpp"
 #include "porter/async_copy.hpp"
 #include "porter/schedule.hpp"
+#include "porter/mechanisms.hpp"
 #include "porter/launch.hpp"
 #include "porter/planner.hpp"
 #include "porter/version.hpp"
