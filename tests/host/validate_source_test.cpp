@@ -230,6 +230,19 @@ TEST(ValidateSource, StrideOf2To40BytesIsRefused) {
   EXPECT_TRUE(porter::validate_source(desc(4, {4, 64}, {s - 4, 1}, {4, 64}, base)).supports(path_id::tma));  // 2^40 - 16 B
 }
 
+// Found by the validation fuzz: 2^62 floats is 2^64 B, which wrapped to 0 in 64-bit arithmetic
+// and passed as "below 2^40".
+TEST(ValidateSource, StrideWhoseByteSizeOverflows64BitsIsRefused) {
+  for (std::int64_t s : {std::int64_t(1) << 62, (std::int64_t(1) << 60) + 4, std::int64_t(1) << 59}) {
+    SCOPED_TRACE("stride " + std::to_string(s));
+    const auto r = porter::validate_source(desc(16, {4, 64}, {s, 1}, {4, 64}, base));
+    const auto* t = refusal(r, path_id::tma, "tma.stride_below_2^40");
+    ASSERT_NE(t, nullptr);
+    const bool beyond = s > (std::int64_t(1) << 59);  // 2^59 x 16 B = 2^63 B still fits in 64 bits
+    EXPECT_TRUE(Contains(t->message, beyond ? std::to_string(s) + " elements of 16 B (beyond 2^64 B)" : "9223372036854775808 B"));
+  }
+}
+
 TEST(ValidateSource, ExtentAbove2To32IsRefusedForTensorCopies) {
   const std::int64_t e = (std::int64_t(1) << 32) + 1;
   const auto r = porter::validate_source(desc(4, {4, e}, {e + 3, 1}, {4, 64}, base));  // pitch 2^34 + 16 B

@@ -24,9 +24,14 @@ void check_tma(const layout& l, support_report& r) {
     const std::uint64_t sb = std::uint64_t(d.stride[i]) * l.es;
     if (sb % 16 != 0)
       refuse(r, p, "tma.stride_multiple_of_16", "stride of " + dim_name(i, d.rank) + " is " + std::to_string(sb) + " B, not a multiple of 16 B");
-    if (sb >= (std::uint64_t(1) << 40))
+    // Compared in elements: stride * element bytes can exceed 64 bits (and wrap below 2^40).
+    if (std::uint64_t(d.stride[i]) >= (std::uint64_t(1) << 40) / l.es)
       refuse(r, p, "tma.stride_below_2^40",
-             "stride of " + dim_name(i, d.rank) + " is " + std::to_string(sb) + " B; TMA allows strides below 2^40 B");
+             "stride of " + dim_name(i, d.rank) + " is " +
+                 (std::uint64_t(d.stride[i]) <= ~std::uint64_t(0) / l.es
+                      ? std::to_string(sb) + " B"
+                      : std::to_string(d.stride[i]) + " elements of " + std::to_string(l.es) + " B (beyond 2^64 B)") +
+                 "; TMA allows strides below 2^40 B");
   }
   if (l.inner_box_bytes % 16 != 0)
     refuse(r, p, "tma.inner_box_multiple_of_16",
