@@ -159,8 +159,9 @@ struct is_layout_mapping_like<M, std::void_t<decltype(std::declval<const M&>().e
 /// Box::rank); `strides`: `nstrides` values, elements, outermost first: 0 (dense, row-major from
 /// the extents), Box::rank - 1 (the outer dimensions; the innermost is 1) or Box::rank (every
 /// dimension; the innermost must be 1). Throws porter::error(errc::invalid_argument) for a wrong
-/// count (rules source.extent_count, source.stride_count), an innermost stride other than 1
-/// (source.inner_contiguous), and everything validate_source refuses.
+/// count (rules source.extent_count, source.stride_count) and everything validate_source refuses,
+/// in its order (an innermost stride of 2 or more: source.inner_contiguous; 0 or less:
+/// source.stride_positive).
 template <class Box>
 tiled_source<Box> build_tiled_source(const typename Box::element_type* ptr, const std::int64_t* extents, std::size_t nextents,
                                      const std::int64_t* strides, std::size_t nstrides, int device) {
@@ -172,10 +173,6 @@ tiled_source<Box> build_tiled_source(const typename Box::element_type* ptr, cons
     throw error(errc::invalid_argument, "source.stride_count",
                 std::to_string(nstrides) + " strides were given for a box of rank " + std::to_string(R) + "; give " +
                     std::to_string(R - 1) + " (the outer dimensions) or " + std::to_string(R) + " (every dimension, the innermost 1)");
-  if (nstrides == std::size_t(R) && R > 0 && strides[R - 1] != 1)
-    throw error(errc::invalid_argument, "source.inner_contiguous",
-                "the innermost stride given is " + std::to_string(strides[R - 1]) +
-                    " elements; porter reads tensors whose innermost dimension is contiguous (stride 1)");
   source_desc d;
   d.rank = R;
   d.elem_bytes = int(sizeof(typename Box::element_type));
@@ -186,7 +183,8 @@ tiled_source<Box> build_tiled_source(const typename Box::element_type* ptr, cons
     for (int i = R - 1; i >= 0; --i) { d.stride[i] = s; s *= extents[i]; }
   } else {
     for (int i = 0; i + 1 < R; ++i) d.stride[i] = strides[i];
-    d.stride[R - 1] = 1;  // given as 1 (checked above) or implied
+    // Given (validate_source refuses anything but 1, after the extents and boxes), or implied.
+    d.stride[R - 1] = nstrides == std::size_t(R) ? strides[R - 1] : 1;
   }
   tiled_source<Box> s{};
   std::string why;
