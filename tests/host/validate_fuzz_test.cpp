@@ -48,7 +48,7 @@ struct verdict {
 
 /// TMA boxes may exceed the tensor's extent (a box larger than the tensor zero-fills the rest, as
 /// CUTLASS's small problems use it); true restores the old rule tma.box_within_extent.
-constexpr bool model_box_within_extent = true;
+constexpr bool model_box_within_extent = false;
 
 verdict model(const porter::source_desc& d) {
   verdict v;
