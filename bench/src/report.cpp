@@ -86,7 +86,8 @@ std::string json_num(double v) {
 std::string mechanisms_table(const std::vector<mechanism_line>& mechanisms) {
   if (mechanisms.empty()) return "";
   std::ostringstream o;
-  o << "\nBytes per mechanism (porter::copy_mechanisms over every copy of the workload; tma and cp_async fall back to thread "
+  o << "\nBytes per mechanism (porter::copy_mechanisms over every distinct box each workload copies; a GEMM copies each box "
+       "once per output tile of its row or column, which leaves the fractions unchanged; tma and cp_async fall back to thread "
        "loads where these say so)\n";
   for (const auto& m : mechanisms) {
     o << "  " << pad(m.workload, 14) << pad(m.path, 9);
