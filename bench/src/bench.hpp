@@ -70,6 +70,11 @@ void measure_latency(context& cx);
 void evaluate_planner(context& cx);
 void evaluate_targets(context& cx);
 
+/// Bytes per mechanism (porter::copy_mechanisms) of every porter path on every workload, from the
+/// workloads' shapes and coordinate patterns (host only; the buffers are cudaMalloc'd, so 256-byte
+/// aligned: a fake address of that alignment stands for them).
+std::vector<mechanism_line> workload_mechanisms();
+
 /// Run porter-bench-kokkos (beside this executable) and return its rows (workload, impl, kernel,
 /// status, check, times). Without it, one note in the report says why.
 std::vector<row> run_kokkos_child(context& cx);

@@ -172,6 +172,7 @@ int main(int argc, char** argv) {
       << pb::lowering_report_text << "\n"
       << kernel_inventory(cx.reg) << "\n"
       << planner_example(cx.reg);
+    o << pb::mechanisms_table(pb::workload_mechanisms());
     std::fputs(o.str().c_str(), stdout);
     if (!opt.out.empty()) {
       write_file(opt.out, "lowering.txt", o.str());
@@ -191,6 +192,7 @@ int main(int argc, char** argv) {
   if (opt.ncu_child) return pb::ncu_child(cx);
 
   cx.rep.meta = pb::collect_meta(&cx.caps, argv_line);
+  cx.rep.mechanisms = pb::workload_mechanisms();
   cx.rep.meta.emplace_back("mode", opt.quick ? "quick" : "full");
   std::printf("porter-bench on %s; %s mode\n", cx.caps.describe().c_str(), opt.quick ? "quick" : "full");
   for (const auto& [k, v] : cx.rep.meta) std::printf("  %s: %s\n", k.c_str(), v.c_str());

@@ -83,6 +83,22 @@ std::string json_num(double v) {
 
 }  // namespace
 
+std::string mechanisms_table(const std::vector<mechanism_line>& mechanisms) {
+  if (mechanisms.empty()) return "";
+  std::ostringstream o;
+  o << "\nBytes per mechanism (porter::copy_mechanisms over every distinct box each workload copies; a GEMM copies each box "
+       "once per output tile of its row or column, which leaves the fractions unchanged; tma and cp_async fall back to thread "
+       "loads where these say so)\n";
+  for (const auto& m : mechanisms) {
+    o << "  " << pad(m.workload, 14) << pad(m.path, 9);
+    for (std::size_t i = 0; i < m.fractions.size(); ++i)
+      o << (i ? ", " : "") << m.fractions[i].first << " " << format_double(100.0 * m.fractions[i].second, 1) << "%";
+    o << "\n";
+    if (!m.detail.empty()) o << "      " << m.detail << "\n";
+  }
+  return o.str();
+}
+
 std::string report::table() const {
   std::ostringstream o;
   // ---- main table -------------------------------------------------------------------------------
@@ -152,6 +168,7 @@ std::string report::table() const {
     }
   }
   // ---- planner ----------------------------------------------------------------------------------
+  o << mechanisms_table(mechanisms);
   if (!planner.empty()) {
     o << "\nStage planner (Little's law) against the best stage of the sweep\n";
     for (const auto& p : planner) {
@@ -227,6 +244,14 @@ std::string report::json() const {
     o << (i ? ",\n    " : "\n    ") << "{\"workload\": " << json_str(p.workload) << ", \"path\": " << json_str(p.path)
       << ", \"planned_stages\": " << p.planned << ", \"best_stages\": " << p.best << ", \"planned_rate\": " << json_num(p.planned_rate)
       << ", \"best_rate\": " << json_num(p.best_rate) << ", \"unit\": " << json_str(p.unit) << ", \"reason\": " << json_str(p.reason) << "}";
+  }
+  o << "\n  ],\n  \"mechanisms\": [";
+  for (std::size_t i = 0; i < mechanisms.size(); ++i) {
+    const auto& m = mechanisms[i];
+    o << (i ? ",\n    " : "\n    ") << "{\"workload\": " << json_str(m.workload) << ", \"path\": " << json_str(m.path) << ", \"fractions\": {";
+    for (std::size_t j = 0; j < m.fractions.size(); ++j)
+      o << (j ? ", " : "") << json_str(m.fractions[j].first) << ": " << json_num(m.fractions[j].second);
+    o << "}, \"detail\": " << json_str(m.detail) << "}";
   }
   o << "\n  ],\n  \"targets\": [";
   for (std::size_t i = 0; i < targets.size(); ++i) {

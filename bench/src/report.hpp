@@ -57,11 +57,20 @@ struct stall_line {
   std::vector<std::pair<std::string, std::string>> metrics;  ///< metric -> value (as printed)
 };
 
+/// Which mechanism moved each porter path's bytes on one workload (porter::copy_mechanisms over
+/// the workload's copies, every source of a step summed).
+struct mechanism_line {
+  std::string workload, path;
+  std::vector<std::pair<std::string, double>> fractions;  ///< mechanism name -> fraction of the bytes (only those > 0)
+  std::string detail;       ///< copy_mechanisms' description, and the first fallback if any
+};
+
 struct report {
   std::vector<std::pair<std::string, std::string>> meta;  ///< device, clocks, driver, CUDA, commit, ...
   std::vector<row> rows;
   std::vector<target> targets;
   std::vector<planner_line> planner;
+  std::vector<mechanism_line> mechanisms;
   std::vector<stall_line> stalls;
   std::string stalls_note;       ///< why stall reasons are missing or partial
   std::vector<std::string> notes;
@@ -72,6 +81,9 @@ struct report {
   std::string json() const;
   bool any_failed() const;
 };
+
+/// The "Bytes per mechanism" section of the table (empty when there are no lines).
+std::string mechanisms_table(const std::vector<mechanism_line>& mechanisms);
 
 /// "1.23 ms" / "456.7 us".
 std::string format_time(double ms);

@@ -3,6 +3,7 @@
 // Every variant is checked once before it is timed (poisoned output, one run, a check against the
 // CPU, cuBLAS or the formula); a wrong result makes its row FAILED and porter-bench exit non-zero.
 #include <porter/error.hpp>
+#include <porter/mechanisms.hpp>
 #include <porter/planner.hpp>
 
 #include <algorithm>
@@ -264,6 +265,77 @@ void measure_latency(context& cx) {
 }
 
 // ---- stream -------------------------------------------------------------------------------------------
+
+std::vector<mechanism_line> workload_mechanisms() {
+  using porter::coord;
+  // Each workload's sources (shape, box) and the coordinates its kernel copies them at
+  // (bench/kernels/porter_kernels.cuh), as tile grids; a GEMM step copies one box of each operand.
+  struct one_source {
+    porter::source_desc d;
+    porter::copy_pattern pattern;
+  };
+  auto desc2 = [](std::int64_t h, std::int64_t w, int b0, int b1) {
+    porter::source_desc d;
+    d.rank = 2;
+    d.elem_bytes = 4;
+    d.ptr = reinterpret_cast<const void*>(std::uintptr_t(1) << 32);  // cudaMalloc: 256-byte aligned
+    d.extent[0] = h; d.extent[1] = w;
+    d.stride[0] = w; d.stride[1] = 1;
+    d.box[0] = b0; d.box[1] = b1;
+    return d;
+  };
+  std::vector<std::pair<std::string, std::vector<one_source>>> work;
+  {
+    porter::source_desc d;
+    d.rank = 1;
+    d.elem_bytes = 4;
+    d.ptr = reinterpret_cast<const void*>(std::uintptr_t(1) << 32);
+    d.extent[0] = 1LL << 28;
+    d.stride[0] = 1;
+    d.box[0] = stream_shape::tile;
+    work.push_back({"stream", {{d, porter::tile_grid<1>({0}, {stream_shape::tile}, {(1LL << 28) / stream_shape::tile})}}});
+  }
+  for (int r : {1, 2}) {
+    using namespace stencil_shape;
+    const int h = 16384, w = 16384;
+    work.push_back({"stencil2d-r" + std::to_string(r),
+                    {{desc2(h, w, tile_h + 2 * r, tile_w + 2 * pad_w),
+                      porter::tile_grid<2>({-r, -pad_w}, {tile_h, tile_w}, {(h + tile_h - 1) / tile_h, (w + tile_w - 1) / tile_w})}}});
+  }
+  {
+    using namespace sgemm_shape;
+    const int n = 8192;  // At[k][m] and B[k][n]: boxes at (kt * bk, tm * bm) and (kt * bk, tn * bn)
+    const auto g = porter::tile_grid<2>({0, 0}, {bk, bm}, {n / bk, n / bm});
+    work.push_back({"sgemm", {{desc2(n, n, bk, bm), g}, {desc2(n, n, bk, bn), g}}});
+  }
+  {
+    using namespace smallgemm_shape;
+    const int n = smallgemm_shape::size;  // A boxes at (tm * tile, kt * bk), B boxes at (kt * bk, tn * tile)
+    work.push_back({"smallgemm",
+                    {{desc2(n, n, tile, bk), porter::tile_grid<2>({0, 0}, {tile, bk}, {n / tile, n / bk})},
+                     {desc2(n, n, bk, tile), porter::tile_grid<2>({0, 0}, {bk, tile}, {n / bk, n / tile})}}});
+  }
+  std::vector<mechanism_line> out;
+  for (const auto& [name, sources] : work) {
+    for (porter::path_id p : {porter::path_id::tma, porter::path_id::cp_async, porter::path_id::staged}) {
+      mechanism_line line;
+      line.workload = name;
+      line.path = porter::path_id_name(p);
+      try {
+        porter::mechanism_counts sum;
+        sum.path = p;
+        for (const auto& s : sources) sum += porter::copy_mechanisms(s.d, s.pattern, p);
+        for (int m = 0; m < porter::mechanism_count; ++m)
+          if (sum.bytes[m] > 0) line.fractions.emplace_back(porter::mechanism_name(porter::mechanism(m)), sum.fraction(porter::mechanism(m)));
+        line.detail = sum.describe() + (sum.falls_back() ? "; first fallback: " + sum.first_fallback : "");
+      } catch (const porter::error& e) {
+        line.detail = std::string("refused: ") + e.what();
+      }
+      out.push_back(std::move(line));
+    }
+  }
+  return out;
+}
 
 void run_stream(context& cx) {
   const long long n = 1LL << 28;  // 1 GiB per buffer

@@ -70,6 +70,16 @@ void check_source_path(path_id p, unsigned mask, const source_desc& d, const dev
 
 namespace detail {
 
+void check_copies_argument(const source_copies& c, int rank) {
+  if (rank == 0)
+    throw error(errc::invalid_argument, "launch.copies_argument",
+                "launch_options names the copies of kernel argument " + std::to_string(c.argument) + ", which is not a porter::tiled_source");
+  if (rank != c.pattern.rank)
+    throw error(errc::invalid_argument, "launch.copies_argument",
+                "launch_options gives kernel argument " + std::to_string(c.argument) + " (a tiled source of rank " + std::to_string(rank) +
+                    ") a copy pattern of rank " + std::to_string(c.pattern.rank));
+}
+
 void refuse_in_hip_build(path_id p) {
   const rules::lowering_rules& l = rules::rules_of(p);
   if (!l.nvidia_only) return;

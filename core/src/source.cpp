@@ -109,6 +109,9 @@ layout_key key_of(const source_desc& d) {
 const support_report& report_for(const source_desc& d) {
   static std::mutex mu;
   static std::map<layout_key, std::unique_ptr<const support_report>> interned;
+  // The key keeps only the pointer's offset within 16 bytes, so a null pointer shares its key with
+  // every 16-byte aligned one: refuse it before the lookup (validate_source throws for it).
+  if (d.ptr == nullptr) (void)validate_source(d);
   layout_key k = key_of(d);
   {
     std::lock_guard<std::mutex> lock(mu);

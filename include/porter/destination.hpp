@@ -72,8 +72,9 @@ tiled_destination<Box> make_tiled_destination(typename Box::element_type* ptr, c
                                               const std::int64_t (&strides)[Box::rank > 1 ? Box::rank - 1 : 1], Box = {},
                                               int device = -1) {
   tiled_destination<Box> d{};
-  static_cast<tiled_source<Box>&>(d) =
-      detail::make_source_of_kind<Box>(ptr, extents, strides, element_kind_of<typename Box::element_type>, device);
+  static_cast<tiled_source<Box>&>(d) = detail::build_tiled_source<Box>(ptr, extents, std::size_t(Box::rank), strides,
+                                                                        std::size_t(Box::rank - 1), device,
+                                                                        element_kind_of<typename Box::element_type>);
   return d;
 }
 

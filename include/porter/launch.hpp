@@ -18,11 +18,13 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "porter/choose.hpp"
 #include "porter/device.hpp"
 #include "porter/error.hpp"
 #include "porter/lowerings.hpp"
+#include "porter/mechanisms.hpp"
 #include "porter/path.hpp"
 #include "porter/destination.hpp"
 #include "porter/source.hpp"
@@ -67,6 +69,37 @@ struct kernel_family {
 };
 template <class Make> kernel_family(Make) -> kernel_family<Make>;
 
+/// The coordinates kernel argument `argument` (a porter::tiled_source) is copied at.
+struct source_copies {
+  int argument = 0;       ///< index of the kernel argument, counting from 0
+  copy_pattern pattern;   ///< porter::tile_grid(...) or porter::coordinate_list(...)
+};
+
+/// Options of porter::launch (the form that takes them first).
+///
+/// strict_paths: a forced path must move every byte with its own instruction. For each tiled
+/// source given a pattern in `copies`, the host computes copy_mechanisms for the path the launch
+/// runs (forced, or the one automatic chose) and throws porter::error(errc::path_unsupported, rule
+/// launch.strict_paths) naming the first copy that would fall back to thread loads, before
+/// anything is launched. The host cannot see the coordinates of sources without a pattern: compile
+/// the kernel with PORTER_STRICT_PATHS=1 to make such fallbacks trap on the device.
+///   porter::launch<porter::path::tma>(porter::launch_options{}.strict().copies_of(0, porter::tile_grid<2>(o, step, n)),
+///                                     &k<porter::path::tma>, grid, block, smem, stream, src, ...);
+struct launch_options {
+  bool strict_paths = false;
+  std::vector<source_copies> copies;
+  /// Set strict_paths.
+  launch_options& strict(bool on = true) {
+    strict_paths = on;
+    return *this;
+  }
+  /// Record the coordinates kernel argument `argument` is copied at.
+  launch_options& copies_of(int argument, copy_pattern pattern) {
+    copies.push_back(source_copies{argument, std::move(pattern)});
+    return *this;
+  }
+};
+
 namespace detail {
 template <class T> struct is_tiled_source : std::false_type {};
 template <class B> struct is_tiled_source<tiled_source<B>> : std::true_type {};
@@ -100,6 +133,37 @@ template <class F, class... Args>
 void for_each_arg(F&& f, const Args&... args) {
   int index = 0;
   ((f(args, index), ++index), ...);
+}
+
+/// Throws errc::invalid_argument (rule launch.copies_argument) when a pattern of `o` names an
+/// argument that is not a tiled source of `rank` (rank 0: none at that index); see launch_options.
+void check_copies_argument(const source_copies& c, int rank);
+
+/// launch_options' host checks for a launch that runs as path `p` (see launch_options).
+template <class... Args>
+void check_launch_options(path_id p, const launch_options& o, const Args&... args) {
+  for (const source_copies& c : o.copies) {
+    int rank = 0;
+    for_each_arg(
+        [&](const auto& a, int index) {
+          using A = std::decay_t<decltype(a)>;
+          if constexpr (is_tiled_source<A>::value) {
+            if (index == c.argument) rank = A::rank;
+          }
+        },
+        args...);
+    check_copies_argument(c, rank);
+  }
+  if (!o.strict_paths) return;
+  for_each_arg(
+      [&](const auto& a, int index) {
+        using A = std::decay_t<decltype(a)>;
+        if constexpr (is_tiled_source<A>::value) {
+          for (const source_copies& c : o.copies)
+            if (c.argument == index && (a.report == nullptr || a.report->supports(p))) check_strict_paths(p, a.desc(), c.pattern, index);
+        }
+      },
+      args...);
 }
 }  // namespace detail
 
@@ -173,11 +237,22 @@ path_choice choose_path_for(const kernel_family<Make>& family, const Args&... ar
   return choose_path(candidates, caps, ptrs, n);
 }
 
+/// Launch with launch_options (strict paths; see launch_options), then as the form without them.
+template <class Path, class... Params, class... Args>
+void launch(const launch_options& options, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, stream_t stream,
+            Args&&... args) {
+  static_assert(is_concrete_path<Path>::value,
+                "porter::launch<Path>(options, kernel, ...): Path must be a concrete path tag; for automatic pass a porter::kernel_family.");
+  detail::check_launch_options(Path::id, options, args...);
+  launch<Path>(kernel, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+}
+
 /// Launch the instantiation of `family` for the path `automatic` chooses (choose_path_for), with
-/// the checks of the concrete form. Returns the choice.
+/// the checks of the concrete form, after launch_options' checks for that path (strict paths).
+/// Returns the choice.
 template <class Path, class Make, class... Args>
-path_choice launch(const kernel_family<Make>& family, dim3 grid, dim3 block, std::size_t shared_bytes, stream_t stream,
-                   Args&&... args) {
+path_choice launch(const launch_options& options, const kernel_family<Make>& family, dim3 grid, dim3 block, std::size_t shared_bytes,
+                   stream_t stream, Args&&... args) {
   static_assert(is_path<Path>::value, "porter::launch<Path>: Path must be a porter::path tag.");
   path_choice c;
   if constexpr (std::is_same_v<Path, path::automatic>) {
@@ -186,6 +261,7 @@ path_choice launch(const kernel_family<Make>& family, dim3 grid, dim3 block, std
     c.path = Path::id;
     c.reason = std::string(Path::name) + ": forced";
   }
+  detail::check_launch_options(c.path, options, args...);
   bool launched = false;
   lowerings::for_each_path(lowerings::all{}, [&](auto p) {
     using P = decltype(p);
@@ -199,6 +275,15 @@ path_choice launch(const kernel_family<Make>& family, dim3 grid, dim3 block, std
                     (PORTER_HIP ? "HIP: AMD GPUs run staged" : "CUDA") + ")");
   return c;
 }
+
+/// Launch the instantiation of `family` for the path `automatic` chooses (choose_path_for), with
+/// the checks of the concrete form. Returns the choice.
+template <class Path, class Make, class... Args>
+path_choice launch(const kernel_family<Make>& family, dim3 grid, dim3 block, std::size_t shared_bytes, stream_t stream,
+                   Args&&... args) {
+  return launch<Path>(launch_options{}, family, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+}
+
 #endif  // PORTER_GPU_COMPILER
 
 }  // namespace porter

@@ -17,6 +17,7 @@
 #include "porter/destination.hpp"
 #include "porter/store.hpp"
 #include "porter/schedule.hpp"
+#include "porter/mechanisms.hpp"
 #include "porter/launch.hpp"
 #include "porter/planner.hpp"
 #include "porter/version.hpp"

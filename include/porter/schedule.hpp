@@ -11,6 +11,8 @@
 //               way cub::DeviceTransform runs: residency, not a long loop, keeps bytes in flight);
 //   persistent  CTA b runs tiles b, b + gridDim.x, b + 2*gridDim.x, ... (a grid of SMs x occupancy).
 #pragma once
+#include <type_traits>
+
 #include "porter/async_copy.hpp"
 #include "porter/box.hpp"
 #include "porter/pipeline.hpp"
@@ -56,25 +58,51 @@ PORTER_DEVICE void run_pipeline(Pipe& pipe, int count, Issue&& issue, Body&& bod
   }
 }
 
+namespace detail {
+/// Call a for_each_tile body for a landed tile: `body(tile, index, at)` when the body takes the
+/// box coordinate it loaded (a porter::coord<rank>, by value or const reference), else
+/// `body(tile, index)`. `at_of()` recomputes the coordinate only for bodies that take it.
+template <class Box, class Index, class Body, class AtOf>
+PORTER_DEVICE PORTER_FORCEINLINE void call_tile_body(Body& body, tile_view<Box> tile, Index index, AtOf&& at_of) {
+  if constexpr (std::is_invocable_v<Body&, tile_view<Box>, Index, const coord<Box::rank>&>) {
+    body(tile, index, at_of());
+  } else {
+    static_assert(std::is_invocable_v<Body&, tile_view<Box>, Index>,
+                  "porter::for_each_tile: the body must be callable as body(tile_view, index) or body(tile_view, index, coord).");
+    body(tile, index);
+  }
+}
+}  // namespace detail
+
 /// One source, one box per step: step i copies the box of `src` at `coord_of(i)` (a
-/// porter::coord<rank>) into buffer 0 and calls `body(tile, i)` with its tile_view.
-/// `src` must be the kernel's __grid_constant__ parameter (or a reference to it).
+/// porter::coord<rank>) into buffer 0 and calls `body(tile, i)` with its tile_view, or
+/// `body(tile, i, at)` with the coordinate `at` of the box that landed (the same coord_of(i) the
+/// copy used) when the body takes three arguments. For such bodies coord_of is called a second
+/// time, at consume time, so it must return the same coordinate for the same index (a pure
+/// function of i, as every schedule's is). `src` must be the kernel's __grid_constant__ parameter
+/// (or a reference to it).
 template <class Pipe, class Box, class CoordOf, class Body>
 PORTER_DEVICE void for_each_tile(Pipe& pipe, const tiled_source<Box>& src, int count, CoordOf&& coord_of, Body&& body) {
   run_pipeline(
       pipe, count, [&](auto& slot, int i) { async_copy(slot, src, coord_of(i)); },
-      [&](const auto& ready, int i) { body(ready.template tile<0>(), i); });
+      [&](const auto& ready, int i) {
+        detail::call_tile_body<Box>(body, ready.template tile<0>(), i, [&] { return coord<Box::rank>(coord_of(i)); });
+      });
 }
 
 /// This CTA's tiles of `schedule`, one box each: tile t (a global tile index, long long) is the box
-/// of `src` at `coord_of(t)`; `body(tile_view, t)` consumes it. One call per kernel covers the
-/// blocked and the persistent schedule alike. Collective.
+/// of `src` at `coord_of(t)`; `body(tile_view, t)` consumes it, or `body(tile_view, t, at)` with
+/// the coordinate of the box that landed (coord_of(t), recomputed: see above). One call per kernel
+/// covers the blocked and the persistent schedule alike. Collective.
 template <class Pipe, class Box, class CoordOf, class Body>
 PORTER_DEVICE void for_each_tile(Pipe& pipe, const tiled_source<Box>& src, const tile_schedule& schedule, CoordOf&& coord_of,
                                  Body&& body) {
   run_pipeline(
       pipe, schedule.count(), [&](auto& slot, int i) { async_copy(slot, src, coord_of(schedule.tile(i))); },
-      [&](const auto& ready, int i) { body(ready.template tile<0>(), schedule.tile(i)); });
+      [&](const auto& ready, int i) {
+        const long long t = schedule.tile(i);
+        detail::call_tile_body<Box>(body, ready.template tile<0>(), t, [&] { return coord<Box::rank>(coord_of(t)); });
+      });
 }
 #endif
 

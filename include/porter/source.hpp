@@ -14,7 +14,11 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "porter/box.hpp"
@@ -133,31 +137,90 @@ unsigned prepare_source(const source_desc& d, const device_caps* caps, void* ten
 }  // namespace detail
 
 namespace detail {
-/// The one builder behind make_tiled_source and make_tiled_destination: validate (once per
-/// layout), encode the tensor map for the device, record the element kind `kind`.
+/// True for what make_tiled_source accepts as a list of extents or strides besides a C array:
+/// std::array, std::vector, std::span, std::initializer_list (anything std::data / std::size
+/// read) of an integral type.
+template <class L, class = void> struct is_index_list : std::false_type {};
+template <class L>
+struct is_index_list<L, std::void_t<decltype(std::data(std::declval<const L&>())), decltype(std::size(std::declval<const L&>()))>>
+    : std::bool_constant<!std::is_array_v<L> &&
+                         std::is_integral_v<std::remove_cv_t<std::remove_reference_t<decltype(*std::data(std::declval<const L&>()))>>>> {};
+
+/// The length of an index list when its type says it (std::array), else -1.
+template <class L, class = void> struct static_length : std::integral_constant<long long, -1> {};
+template <class L>
+struct static_length<L, std::void_t<decltype(std::tuple_size<L>::value)>> : std::integral_constant<long long, (long long)std::tuple_size<L>::value> {};
+
+/// True for an mdspan (cuda::std::mdspan, std::mdspan, Kokkos::mdspan): data_handle(), rank(),
+/// extent(r), stride(r) and is_strided().
+template <class M, class = void> struct is_mdspan_like : std::false_type {};
+template <class M>
+struct is_mdspan_like<M, std::void_t<decltype(std::declval<const M&>().data_handle()), decltype(M::rank()),
+                                     decltype(std::declval<const M&>().extent(0)), decltype(std::declval<const M&>().stride(0)),
+                                     decltype(std::declval<const M&>().is_strided()), typename M::element_type>> : std::true_type {};
+
+/// True for an mdspan layout mapping (layout_right::mapping, layout_stride::mapping, ...):
+/// extents(), stride(r), required_span_size() and is_strided().
+template <class M, class = void> struct is_layout_mapping_like : std::false_type {};
+template <class M>
+struct is_layout_mapping_like<M, std::void_t<decltype(std::declval<const M&>().extents()), decltype(std::declval<const M&>().stride(0)),
+                                             decltype(std::declval<const M&>().required_span_size()),
+                                             decltype(std::declval<const M&>().is_strided())>> : std::true_type {};
+
+/// The one builder behind every make_tiled_source form. `extents`: `nextents` values (must be
+/// Box::rank); `strides`: `nstrides` values, elements, outermost first: 0 (dense, row-major from
+/// the extents), Box::rank - 1 (the outer dimensions; the innermost is 1) or Box::rank (every
+/// dimension; the innermost must be 1). Throws porter::error(errc::invalid_argument) for a wrong
+/// count (rules source.extent_count, source.stride_count) and everything validate_source refuses,
+/// in its order (an innermost stride of 2 or more: source.inner_contiguous; 0 or less:
+/// source.stride_positive). Records Box's swizzle and the element kind `kind` (raw for sources;
+/// make_tiled_destination: porter/destination.hpp).
 template <class Box>
-tiled_source<Box> make_source_of_kind(const typename Box::element_type* ptr, const std::int64_t (&extents)[Box::rank],
-                                      const std::int64_t (&strides)[Box::rank > 1 ? Box::rank - 1 : 1], element_kind kind,
-                                      int device) {
-  tiled_source<Box> s{};
+tiled_source<Box> build_tiled_source(const typename Box::element_type* ptr, const std::int64_t* extents, std::size_t nextents,
+                                     const std::int64_t* strides, std::size_t nstrides, int device,
+                                     element_kind kind = element_kind::raw) {
+  constexpr int R = Box::rank;
+  if (nextents != std::size_t(R))
+    throw error(errc::invalid_argument, "source.extent_count",
+                std::to_string(nextents) + " extents were given for a box of rank " + std::to_string(R) + "; give one per dimension");
+  if (!(nstrides == 0 || nstrides == std::size_t(R - 1) || nstrides == std::size_t(R)))
+    throw error(errc::invalid_argument, "source.stride_count",
+                std::to_string(nstrides) + " strides were given for a box of rank " + std::to_string(R) + "; give " +
+                    std::to_string(R - 1) + " (the outer dimensions) or " + std::to_string(R) + " (every dimension, the innermost 1)");
   source_desc d;
-  d.rank = Box::rank;
+  d.rank = R;
   d.elem_bytes = int(sizeof(typename Box::element_type));
   d.ptr = ptr;
-  for (int i = 0; i < Box::rank; ++i) { d.extent[i] = extents[i]; d.box[i] = Box::dim(i); }
+  for (int i = 0; i < R; ++i) { d.extent[i] = extents[i]; d.box[i] = Box::dim(i); }
   d.swizzle = swizzle_span(Box::swizzle_mode);
   d.kind = kind;
-  d.stride[Box::rank - 1] = 1;
-  for (int i = 0; i + 1 < Box::rank; ++i) d.stride[i] = strides[i];
+  if (nstrides == 0) {  // dense, row-major
+    std::int64_t s = 1;
+    for (int i = R - 1; i >= 0; --i) { d.stride[i] = s; s *= extents[i]; }
+  } else {
+    for (int i = 0; i + 1 < R; ++i) d.stride[i] = strides[i];
+    // Given (validate_source refuses anything but 1, after the extents and boxes), or implied.
+    d.stride[R - 1] = nstrides == std::size_t(R) ? strides[R - 1] : 1;
+  }
+  tiled_source<Box> s{};
   std::string why;
   auto caps = query_device(device, &why);
   int split = Box::dim(0);
-  s.supported = prepare_source(d, caps ? &*caps : nullptr, s.tensor_map, &split, &s.report);
+  s.supported = detail::prepare_source(d, caps ? &*caps : nullptr, s.tensor_map, &split, &s.report);
   s.ptr = ptr;
-  for (int i = 0; i < Box::rank; ++i) { s.extent[i] = d.extent[i]; s.stride[i] = d.stride[i]; }
+  for (int i = 0; i < R; ++i) { s.extent[i] = d.extent[i]; s.stride[i] = d.stride[i]; }
   s.tma_split_rows = split;
   s.kind = kind;
   return s;
+}
+
+/// Copy an index list into `out` (at most max_rank values; the builder names a wrong count).
+template <class L>
+std::size_t index_list_copy(const L& l, std::int64_t (&out)[max_rank]) {
+  const std::size_t n = std::size_t(std::size(l));
+  const auto* p = std::data(l);
+  for (std::size_t i = 0; i < n && i < std::size_t(max_rank); ++i) out[i] = std::int64_t(p[i]);
+  return n > std::size_t(max_rank) ? std::size_t(max_rank) + 1 : n;  // over max_rank: a count the builder refuses
 }
 }  // namespace detail
 
@@ -168,27 +231,103 @@ tiled_source<Box> make_source_of_kind(const typename Box::element_type* ptr, con
 /// extents  elements per dimension, outermost first, each >= 1 (TMA: <= 2^32).
 /// strides  elements between consecutive indices of the outer dimensions (rank-1 values, outermost
 ///          first); the innermost stride is 1. Omit for a dense tensor. TMA needs each stride in bytes
-///          to be a multiple of 16 and below 2^40.
+///          to be a multiple of 16 and below 2^40. (A rank-1 box takes one ignored value here.)
 /// device   the device the source will be read on (-1: current). Without a usable GPU the source
 ///          allows only the paths that need no device features (staged).
 /// Throws porter::error(errc::invalid_argument) for inputs no path can read. A source a path
 /// cannot read is not an error: explain() says why, and forcing that path fails at launch.
+///
+/// Every form below builds through one function (detail::build_tiled_source); they differ only in
+/// how extents and strides are spelled:
+///   make_tiled_source<B>(p, {h, w})                     dense
+///   make_tiled_source<B>(p, {h, w}, {pitch})            outer strides (rank-1 values)
+///   make_tiled_source<B>(p, {h, w}, {pitch, 1})         every stride (rank values; the innermost must be 1)
+///   make_tiled_source<B>(p, ext, str)                   std::array / std::vector / std::span / std::initializer_list
+///   make_tiled_source<B>(md)                            a cuda::std::mdspan (layout_right, layout_stride, ...)
+///   make_tiled_source<B>(p, md.mapping())               a pointer and an mdspan layout mapping
 template <class Box>
 tiled_source<Box> make_tiled_source(const typename Box::element_type* ptr,
                                     const std::int64_t (&extents)[Box::rank],
                                     const std::int64_t (&strides)[Box::rank > 1 ? Box::rank - 1 : 1],
                                     Box = {}, int device = -1) {
-  return detail::make_source_of_kind<Box>(ptr, extents, strides, element_kind::raw, device);
+  return detail::build_tiled_source<Box>(ptr, extents, std::size_t(Box::rank), strides, std::size_t(Box::rank - 1), device);
+}
+
+/// Every stride, innermost included (rank values, outermost first, elements), as explain() prints
+/// them. The innermost must be 1: any other value throws porter::error(errc::invalid_argument,
+/// rule source.inner_contiguous). Rank >= 2 (a rank-1 box takes the form above).
+template <class Box, int R = Box::rank, std::enable_if_t<(R == Box::rank && R >= 2), int> = 0>
+tiled_source<Box> make_tiled_source(const typename Box::element_type* ptr, const std::int64_t (&extents)[Box::rank],
+                                    const std::int64_t (&strides)[R], Box = {}, int device = -1) {
+  return detail::build_tiled_source<Box>(ptr, extents, std::size_t(R), strides, std::size_t(R), device);
 }
 
 /// Dense tensor overload: strides follow from the extents (row-major).
 template <class Box>
 tiled_source<Box> make_tiled_source(const typename Box::element_type* ptr,
-                                    const std::int64_t (&extents)[Box::rank], Box b = {}, int device = -1) {
-  std::int64_t strides[Box::rank > 1 ? Box::rank - 1 : 1] = {};
-  std::int64_t s = 1;
-  for (int i = Box::rank - 1; i >= 1; --i) { s *= extents[i]; strides[i - 1] = s; }
-  return make_tiled_source<Box>(ptr, extents, strides, b, device);
+                                    const std::int64_t (&extents)[Box::rank], Box = {}, int device = -1) {
+  return detail::build_tiled_source<Box>(ptr, extents, std::size_t(Box::rank), nullptr, 0, device);
+}
+
+/// Extents and strides as the containers users hold: std::array, std::vector, std::span,
+/// std::initializer_list (values of any integral type). `strides` holds rank-1 values (outer
+/// dimensions) or rank values (every dimension, the innermost 1). A std::array of the wrong length
+/// does not compile; other containers of the wrong length throw porter::error(errc::invalid_argument,
+/// rule source.extent_count / source.stride_count).
+template <class Box, class Extents, class Strides,
+          std::enable_if_t<detail::is_index_list<Extents>::value && detail::is_index_list<Strides>::value, int> = 0>
+tiled_source<Box> make_tiled_source(const typename Box::element_type* ptr, const Extents& extents, const Strides& strides,
+                                    Box = {}, int device = -1) {
+  constexpr long long ne = detail::static_length<Extents>::value, ns = detail::static_length<Strides>::value;
+  static_assert(ne < 0 || ne == Box::rank, "porter::make_tiled_source: give one extent per box dimension.");
+  static_assert(ns < 0 || ns == Box::rank || ns == Box::rank - 1,
+                "porter::make_tiled_source: give rank-1 strides (the outer dimensions) or rank strides (the innermost 1).");
+  std::int64_t e[max_rank] = {}, s[max_rank] = {};
+  const std::size_t n_e = detail::index_list_copy(extents, e), n_s = detail::index_list_copy(strides, s);
+  return detail::build_tiled_source<Box>(ptr, e, n_e, s, n_s, device);
+}
+
+/// Dense tensor from a container of extents (std::array, std::vector, std::span, ...).
+template <class Box, class Extents, std::enable_if_t<detail::is_index_list<Extents>::value, int> = 0>
+tiled_source<Box> make_tiled_source(const typename Box::element_type* ptr, const Extents& extents, Box = {}, int device = -1) {
+  constexpr long long ne = detail::static_length<Extents>::value;
+  static_assert(ne < 0 || ne == Box::rank, "porter::make_tiled_source: give one extent per box dimension.");
+  std::int64_t e[max_rank] = {};
+  const std::size_t n_e = detail::index_list_copy(extents, e);
+  return detail::build_tiled_source<Box>(ptr, e, n_e, nullptr, 0, device);
+}
+
+/// A pointer and an mdspan layout mapping (cuda::std::layout_right::mapping, layout_stride::mapping,
+/// ...; static or dynamic extents): extents and strides (elements) come from the mapping, the box
+/// from Box. The mapping's rank must be Box::rank (static_assert); its innermost stride must be 1
+/// (else porter::error(errc::invalid_argument, rule source.inner_contiguous): layout_left is only
+/// readable as rank 1); a mapping that is not strided throws (rule source.layout_strided).
+template <class Box, class Mapping, std::enable_if_t<detail::is_layout_mapping_like<Mapping>::value, int> = 0>
+tiled_source<Box> make_tiled_source(const typename Box::element_type* ptr, const Mapping& mapping, Box = {}, int device = -1) {
+  using ext_t = std::remove_cv_t<std::remove_reference_t<decltype(mapping.extents())>>;
+  constexpr int R = int(ext_t::rank());
+  static_assert(R == Box::rank, "porter::make_tiled_source: the mdspan's rank must be the box's rank.");
+  if (!mapping.is_strided())
+    throw error(errc::invalid_argument, "source.layout_strided",
+                "the mdspan layout mapping is not strided; porter reads tensors with one stride per dimension");
+  std::int64_t e[max_rank] = {}, s[max_rank] = {};
+  for (int i = 0; i < R; ++i) {
+    e[i] = std::int64_t(mapping.extents().extent(std::size_t(i)));
+    s[i] = std::int64_t(mapping.stride(std::size_t(i)));
+  }
+  return detail::build_tiled_source<Box>(ptr, e, std::size_t(R), s, std::size_t(R), device);
+}
+
+/// A cuda::std::mdspan (or std::mdspan, Kokkos::mdspan) over device memory: pointer, extents and
+/// strides from the mdspan, the box from Box. Its element type (without const) must be Box's, its
+/// rank Box::rank (static_asserts); otherwise as the mapping form above. Works in .cpp and .cu
+/// translation units (include <cuda/std/mdspan> yourself; porter does not).
+template <class Box, class Mdspan, std::enable_if_t<detail::is_mdspan_like<Mdspan>::value, int> = 0>
+tiled_source<Box> make_tiled_source(const Mdspan& m, Box b = {}, int device = -1) {
+  static_assert(std::is_same_v<std::remove_cv_t<typename Mdspan::element_type>, typename Box::element_type>,
+                "porter::make_tiled_source: the mdspan's element type must be the box's element type.");
+  static_assert(int(Mdspan::rank()) == Box::rank, "porter::make_tiled_source: the mdspan's rank must be the box's rank.");
+  return make_tiled_source<Box>(static_cast<const typename Box::element_type*>(m.data_handle()), m.mapping(), b, device);
 }
 
 /// Which paths can read `d` on `caps` (nullptr: no device), and why the others cannot, in words;

@@ -113,6 +113,11 @@ geometry random_geometry(std::mt19937_64& rng, int rank, int es, const int* box)
 /// boundary, every stride a multiple of 16 bytes.
 geometry tma_legal_geometry(std::mt19937_64& rng, int rank, int es, const int* box);
 
+/// A TMA-legal layout (first element at a 256-byte boundary, every stride a multiple of 16 bytes)
+/// whose extent is smaller than the box in every dimension where the box is 2 or more (1 ..
+/// box-1, random): a problem smaller than one tile.
+geometry smaller_than_box_geometry(std::mt19937_64& rng, int rank, int es, const int* box);
+
 /// Host image of a tensor inside its guarded allocation: [256 B guard][offset][span][256 B guard],
 /// every byte random; bytes that are not tensor elements (guards, padding) are never zero.
 struct host_tensor {

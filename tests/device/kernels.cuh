@@ -176,6 +176,55 @@ __global__ void schedule_kernel(const __grid_constant__ porter::tiled_source<Box
       [&](porter::tile_view<Box> tile, long long t) { dev::store_view(out + std::size_t(t) * slot_bytes, tile); });
 }
 
+/// True when two coordinates are equal in every dimension.
+template <int R>
+__device__ __forceinline__ bool same_coord(const porter::coord<R>& a, const porter::coord<R>& b) {
+  bool same = true;
+#pragma unroll
+  for (int d = 0; d < R; ++d) same = same && a[d] == b[d];
+  return same;
+}
+
+/// for_each_tile (count form) with a body that takes the coordinate of the box it received:
+/// body(tile, i, at) must get at == coords[first + i] for every step i. The body stores the tile
+/// only when it does, so a wrong coordinate leaves the slot poisoned and the byte check fails.
+/// Written with a generic lambda (auto parameters), the form a user's generic code takes.
+template <class Path, int S, class Box>
+__global__ void for_each_tile_coord_kernel(const __grid_constant__ porter::tiled_source<Box> src,
+                                           const porter::coord<Box::rank>* coords, const int2* work, unsigned char* out) {
+  extern __shared__ unsigned char smem[];
+  using Pipe = porter::pipeline<Path, S, Box>;
+  dev::scribble_stages<Pipe>(smem);
+  Pipe pipe(smem);
+  const int first = work[blockIdx.x].x, trips = work[blockIdx.x].y;
+  constexpr std::size_t slot_bytes = Pipe::ring::buffer_bytes[0];
+  porter::for_each_tile(
+      pipe, src, trips, [&](int i) { return coords[first + i]; },
+      [&](auto tile, auto i, const auto& at) {
+        if (same_coord<Box::rank>(at, coords[first + i]))
+          dev::store_bytes<Box::bytes>(out + std::size_t(first + i) * slot_bytes, reinterpret_cast<const unsigned char*>(tile.data()));
+      });
+}
+
+/// for_each_tile over a tile_schedule with a body that takes the coordinate: body(tile, t, at)
+/// must get at == coords[t] for every tile t of every CTA (blocked or persistent). As above, a
+/// wrong coordinate leaves slot t poisoned.
+template <class Path, int S, class Box>
+__global__ void schedule_coord_kernel(const __grid_constant__ porter::tiled_source<Box> src,
+                                      const porter::coord<Box::rank>* coords, porter::tile_schedule sched, unsigned char* out) {
+  extern __shared__ unsigned char smem[];
+  using Pipe = porter::pipeline<Path, S, Box>;
+  dev::scribble_stages<Pipe>(smem);
+  Pipe pipe(smem);
+  constexpr std::size_t slot_bytes = Pipe::ring::buffer_bytes[0];
+  porter::for_each_tile(
+      pipe, src, sched, [&](long long t) { return coords[t]; },
+      [&](porter::tile_view<Box> tile, long long t, porter::coord<Box::rank> at) {
+        if (same_coord<Box::rank>(at, coords[t]))
+          dev::store_bytes<Box::bytes>(out + std::size_t(t) * slot_bytes, reinterpret_cast<const unsigned char*>(tile.data()));
+      });
+}
+
 /// Byte ranges: step i copies counts[first+i] bytes from base + offsets[first+i] into buffer 0.
 /// With `prefill` the consumer stores the whole buffer (the copy must not touch the pattern past
 /// its end); without, only the copied bytes (the rest of the slot must stay poisoned).

@@ -133,12 +133,16 @@ tile_kernel box_kernel_under_test() {
   return k;
 }
 
-/// for_each_tile_kernel<Path, S, Box>: the high-level schedule, one source.
-template <class Path, int S, class Box>
+/// for_each_tile_kernel<Path, S, Box>: the high-level schedule, one source. WithCoord: the body
+/// takes the box coordinate and checks it (for_each_tile_coord_kernel).
+template <class Path, int S, class Box, bool WithCoord = false>
 tile_kernel for_each_tile_kernel_under_test() {
   auto set = std::make_shared<detail::source_set<Box>>();
   tile_kernel k = detail::common<Path, S, Box>(set);
-  auto make = [](auto p) { return &for_each_tile_kernel<decltype(p), S, Box>; };
+  auto make = [](auto p) {
+    if constexpr (WithCoord) return &for_each_tile_coord_kernel<decltype(p), S, Box>;
+    else return &for_each_tile_kernel<decltype(p), S, Box>;
+  };
   k.max_threads = detail::max_threads_of<Path>(make);
   k.schedule = "for_each_tile";
   k.raw_layout = false;  // the body stores through tile_view (dense order)
@@ -153,11 +157,15 @@ tile_kernel for_each_tile_kernel_under_test() {
 
 /// schedule_kernel<Path, S, Box>: for_each_tile over a tile_schedule of every slot the case's work
 /// list names. `tiles_per_cta` > 0: blocked; 0: persistent over `persistent_grid` CTAs.
-template <class Path, int S, class Box>
+/// WithCoord: the body takes the box coordinate and checks it (schedule_coord_kernel).
+template <class Path, int S, class Box, bool WithCoord = false>
 tile_kernel schedule_kernel_under_test(int tiles_per_cta, int persistent_grid) {
   auto set = std::make_shared<detail::source_set<Box>>();
   tile_kernel k = detail::common<Path, S, Box>(set);
-  auto make = [](auto p) { return &schedule_kernel<decltype(p), S, Box>; };
+  auto make = [](auto p) {
+    if constexpr (WithCoord) return &schedule_coord_kernel<decltype(p), S, Box>;
+    else return &schedule_kernel<decltype(p), S, Box>;
+  };
   k.max_threads = detail::max_threads_of<Path>(make);
   k.schedule = "for_each_tile";
   k.raw_layout = false;  // the body stores through tile_view (dense order)

@@ -145,6 +145,18 @@ TEST(TiledSource, InvalidInputThrowsOnTheHostWithOrWithoutAGpu) {
   EXPECT_EQ(pitch->rule(), "source.stride_positive");
 }
 
+// Found by the validation fuzz: reports are interned by layout and the pointer's offset within 16
+// bytes, so a null pointer shared its key with every aligned one and, once such a source existed,
+// was accepted without validation.
+TEST(TiledSource, NullPointerIsRefusedEvenAfterTheSameLayoutWasBuilt) {
+  alignas(16) static float host[64 * 64];
+  using B = box<float, 8, 32>;
+  (void)porter::make_tiled_source<B>(host, {64, 64});
+  const auto null = porter_test::thrown([] { porter::make_tiled_source<B>(nullptr, {64, 64}); });
+  ASSERT_TRUE(null);
+  EXPECT_EQ(null->rule(), "source.null_pointer");
+}
+
 // With the dense overload a zero innermost extent makes the derived row pitch 0; the error must
 // still name the extent the caller passed, not the stride derived from it.
 TEST(TiledSource, DenseSourceWithAZeroExtentNamesTheExtent) {

@@ -217,6 +217,24 @@ TEST(ValidateSource, MiddleBoxDimensionAbove256IsRefused) {
   EXPECT_TRUE(Contains(refusal(r4, path_id::tma, "tma.box_dim_range")->message, "box dimension 2 is 257"));
 }
 
+// ---- boxes larger than the tensor ------------------------------------------------------------------
+
+// A problem smaller than one tile keeps TMA: the box is encoded as it is and the elements outside
+// the tensor read as zero (there was a rule tma.box_within_extent; tests/device/test_small_tensors.cu
+// checks on the GPU that TMA copies such boxes bit-exactly).
+TEST(ValidateSource, BoxLargerThanTheTensorInEveryDimensionKeepsTma) {
+  const auto r = porter::validate_source(desc(4, {5, 7}, {8, 1}, {8, 32}, base));  // 5 x 7 floats, box 8 x 32
+  EXPECT_TRUE(r.supports(path_id::tma));
+  EXPECT_EQ(refusals_of(r, path_id::tma), 0);
+  EXPECT_EQ(r.tma_split_rows, 8);
+  const auto r5 = porter::validate_source(desc(4, {1, 1, 2, 1, 3}, {16, 16, 8, 4, 1}, {2, 2, 3, 2, 8}, base));
+  EXPECT_TRUE(r5.supports(path_id::tma));
+  // With the outermost dimension split: 300 rows of 256 B in 2 copies of 150, over 20 rows.
+  const auto big = porter::validate_source(desc(1, {20, 100}, {112, 1}, {300, 256}, base));
+  EXPECT_TRUE(big.supports(path_id::tma));
+  EXPECT_EQ(big.tma_split_rows, 150);
+}
+
 // ---- tma.stride_below_2^40 and tma.extent_range ------------------------------------------------
 
 TEST(ValidateSource, StrideOf2To40BytesIsRefused) {
@@ -228,6 +246,19 @@ TEST(ValidateSource, StrideOf2To40BytesIsRefused) {
   EXPECT_EQ(refusals_of(r, path_id::tma), 1);  // still a multiple of 16
   EXPECT_TRUE(r.supports(path_id::cp_async));
   EXPECT_TRUE(porter::validate_source(desc(4, {4, 64}, {s - 4, 1}, {4, 64}, base)).supports(path_id::tma));  // 2^40 - 16 B
+}
+
+// Found by the validation fuzz: 2^62 floats is 2^64 B, which wrapped to 0 in 64-bit arithmetic
+// and passed as "below 2^40".
+TEST(ValidateSource, StrideWhoseByteSizeOverflows64BitsIsRefused) {
+  for (std::int64_t s : {std::int64_t(1) << 62, (std::int64_t(1) << 60) + 4, std::int64_t(1) << 59}) {
+    SCOPED_TRACE("stride " + std::to_string(s));
+    const auto r = porter::validate_source(desc(16, {4, 64}, {s, 1}, {4, 64}, base));
+    const auto* t = refusal(r, path_id::tma, "tma.stride_below_2^40");
+    ASSERT_NE(t, nullptr);
+    const bool beyond = s > (std::int64_t(1) << 59);  // 2^59 x 16 B = 2^63 B still fits in 64 bits
+    EXPECT_TRUE(Contains(t->message, beyond ? std::to_string(s) + " elements of 16 B (beyond 2^64 B)" : "9223372036854775808 B"));
+  }
 }
 
 TEST(ValidateSource, ExtentAbove2To32IsRefusedForTensorCopies) {

@@ -4,6 +4,14 @@
 
 #include "porter/config.hpp"
 
+/// PORTER_STRICT_PATHS=1 (a compile definition for the whole program, like PORTER_DEBUG): a copy of
+/// a forced tma or cp_async path that would move bytes with thread loads instead of the path's
+/// instruction traps instead (detail::strict_fallback). The host can tell most of those before
+/// launch: porter::copy_mechanisms, and launch_options::strict_paths with the sources' patterns.
+#ifndef PORTER_STRICT_PATHS
+#  define PORTER_STRICT_PATHS 0
+#endif
+
 namespace porter::detail {
 #if PORTER_GPU_COMPILER
 /// Linear index of this thread in its CTA.
@@ -31,6 +39,19 @@ PORTER_DEVICE inline void trap_stage(const char* msg, unsigned stage, unsigned p
   __builtin_trap();
 #else
   __trap();
+#endif
+}
+
+/// Called by a lowering's copy where it is about to move bytes with thread loads instead of its own
+/// instruction (a fallback). With PORTER_STRICT_PATHS=1 the CTA's thread 0 traps with
+/// "porter: <what>" (the kernel then fails; the other threads stop with it); otherwise nothing.
+/// Collective: every thread of the CTA calls it with the same arguments.
+PORTER_DEVICE PORTER_FORCEINLINE void strict_fallback(const char* what, unsigned thread) {
+#if PORTER_STRICT_PATHS
+  if (thread == 0) trap(what);
+#else
+  (void)what;
+  (void)thread;
 #endif
 }
 #endif

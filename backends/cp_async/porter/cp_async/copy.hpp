@@ -5,6 +5,8 @@
 // operand: every chunk is issued, with src-size 0..W, so there is no divergent branch around the
 // copy. Addresses aligned below 4 bytes cannot use cp.async; those copies move with the staged
 // lowering's plain loads (explain() says when a source guarantees less than 4 bytes).
+// Every thread-load fallback calls detail::strict_fallback first: with PORTER_STRICT_PATHS=1 it
+// traps instead (porter/mechanisms.hpp tells them on the host).
 // Completion is the protocol's (porter/cp_async/protocol.hpp): one cp.async group per stage, then
 // cp.async.wait_group and a CTA barrier. The plain-load fallback below 4 bytes completes with the
 // same barrier (its stores precede the barrier in each thread's program order).
@@ -16,6 +18,7 @@
 #include "porter/box.hpp"
 #include "porter/detail/box_geometry.hpp"
 #include "porter/detail/copy_context.hpp"
+#include "porter/detail/trap.hpp"
 #include "porter/ptx/cp_async.hpp"
 #include "porter/source.hpp"
 #include "porter/staged/copy.hpp"
@@ -55,9 +58,11 @@ struct cp_async_copy {
       case 4: done = walk_bytes<4>(dst, src, bytes, ctx); break;
       default: break;
     }
-    if (done < bytes)
+    if (done < bytes) {
+      detail::strict_fallback("strict paths: cp_async byte range with bytes below a whole 4-byte aligned chunk would move them with thread loads", ctx.thread);
       staged_copy::copy_bytes_batched<1>(static_cast<unsigned char*>(dst) + done, static_cast<const unsigned char*>(src) + done,
                          bytes - done, ctx);
+    }
   }
 
  private:
@@ -74,7 +79,10 @@ struct cp_async_copy {
     switch (w) {
       case 8: walk_box<Box, 8>(dst, src, at, ctx); break;
       case 4: walk_box<Box, 4>(dst, src, at, ctx); break;
-      default: staged_copy::copy_box<Box, 1>(dst, src, at, ctx); break;
+      default:
+        detail::strict_fallback("strict paths: cp_async box whose rows are less than 4-byte aligned would move with thread loads", ctx.thread);
+        staged_copy::copy_box<Box, 1>(dst, src, at, ctx);
+        break;
     }
   }
 

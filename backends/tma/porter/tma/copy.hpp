@@ -9,6 +9,8 @@
 // destination must agree modulo 16); unaligned head and tail bytes (< 16 each), and ranges whose
 // source and destination disagree modulo 16, move with the staged lowering's thread loads; the
 // out-of-bounds part of a 1D box is stored as zero by the threads.
+// Every thread-load fallback calls detail::strict_fallback first: with PORTER_STRICT_PATHS=1 it
+// traps instead (porter/mechanisms.hpp tells them on the host).
 // Completion is the protocol's (porter/tma/protocol.hpp): transaction bytes on the stage's FULL
 // mbarrier, armed by the issuing thread; the thread-load fallbacks end with a fence.proxy.async and
 // a CTA barrier, so their stores are ordered before the issuing thread's arrival at commit.
@@ -20,6 +22,7 @@
 
 #include "porter/box.hpp"
 #include "porter/detail/copy_context.hpp"
+#include "porter/detail/trap.hpp"
 #include "porter/ptx/bulk.hpp"
 #include "porter/ptx/mbarrier.hpp"
 #include "porter/source.hpp"
@@ -54,6 +57,7 @@ struct tma_copy {
       // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary (the hardware
       // raises an illegal-instruction error otherwise); such boxes move with thread loads.
       if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0) {
+        detail::strict_fallback("strict paths: tma box at an innermost coordinate that is not a multiple of 16 B would move with thread loads", ctx.thread);
         staged_copy::copy_box<Box, 1>(dst, src, at, ctx);
         after_thread_stores();
         return;
@@ -96,6 +100,7 @@ struct tma_copy {
                                        const detail::copy_context& ctx) {
     const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(src), dd = reinterpret_cast<std::uintptr_t>(dst);
     if (((s ^ dd) & 15u) != 0) {  // cannot be 16-byte aligned on both sides at once
+      detail::strict_fallback("strict paths: tma byte range whose source and destination disagree modulo 16 would move with thread loads", ctx.thread);
       staged_copy::copy_bytes_batched<1>(dst, src, bytes, ctx);
       after_thread_stores();
       return;
@@ -114,6 +119,7 @@ struct tma_copy {
         ptx::bulk_copy_g2s(d + head + off, sp + head + off, std::uint32_t(n), ctx.barrier);
       }
     }
+    if (head || tail) detail::strict_fallback("strict paths: tma byte range with an unaligned head or tail would move it with thread loads", ctx.thread);
     if (head) staged_copy::copy_bytes_batched<1>(d, sp, head, ctx);
     if (tail) staged_copy::copy_bytes_batched<1>(d + head + body, sp + head + body, tail, ctx);
     if (head || tail) after_thread_stores();
