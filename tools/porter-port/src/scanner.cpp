@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "porter_port/lexer.hpp"
 
@@ -63,11 +64,20 @@ struct file_ctx {
   std::map<std::string, std::string> ns_alias;  ///< namespace A = B::C;
   bool using_cg = false;                          ///< using namespace cooperative_groups;
   std::map<std::string, std::string> constants;   ///< #define N 4, constexpr int N = 4;
-  std::set<std::string> pipe_vars, barrier_vars, barrier_types, aligned_vars, byte_vars;
+  /// Variables by kind, each with the functions that declare it (-1: file scope).
+  std::map<std::string, std::set<int>> pipe_vars, barrier_vars, aligned_vars, byte_vars;
+  std::set<std::string> barrier_types;
+  std::map<std::string, std::string> string_macros;  ///< #define NAME "text" "more": the text
   std::vector<hit> hits;
 };
 
 bool is_ident(const token& k) { return k.kind == tok::identifier; }
+
+/// Is `name` a variable of this kind in function `fn` (declared there, or at file scope)?
+bool has_var(const std::map<std::string, std::set<int>>& vars, const std::string& name, int fn) {
+  auto it = vars.find(name);
+  return it != vars.end() && (it->second.count(fn) || it->second.count(-1));
+}
 bool is(const token& k, std::string_view s) { return k.text == s && k.kind != tok::string && k.kind != tok::character; }
 
 std::string lower(std::string s) {
@@ -365,6 +375,7 @@ void find_functions(file_ctx& f, int ui) {
           d.ns = top.ns;
           if (!name.empty()) u.def_names.insert(name_at);
           f.fns.push_back(d);
+          for (std::size_t k = o; k < i; ++k) u.owner[k] = int(f.fns.size()) - 1;  // the parameters belong to it
           stack.push_back({fn, int(f.fns.size()) - 1, top.ns});
           continue;
         }
@@ -414,8 +425,14 @@ void read_directives(file_ctx& f) {
       }
     }
     if (body >= d.end) continue;
-    // Object-like macro whose body is one number: a constant.
+    // Object-like macro whose body is one number: a constant; only string literals: PTX text.
     if (body + 1 == d.end && all[body].kind == tok::number) f.constants[name.text] = all[body].text;
+    {
+      std::string text;
+      bool strings = true;
+      for (std::size_t k = body; k < d.end; ++k) strings = strings && all[k].kind == tok::string, text += all[k].value;
+      if (strings) f.string_macros[name.text] = text;
+    }
     unit u;
     u.t.assign(all.begin() + long(body), all.begin() + long(d.end));
     fn_def m;
@@ -435,6 +452,7 @@ void read_variables(file_ctx& f) {
   for (const unit& u : f.units) {
     const toks& t = u.t;
     for (std::size_t i = 0; i < t.size(); ++i) {
+      const int fn = u.owner[i];
       // namespace A = B::C;  using namespace cooperative_groups;
       if (is(t[i], "namespace") && i + 3 < t.size() && is_ident(t[i + 1]) && is(t[i + 2], "=")) {
         std::string target;
@@ -467,14 +485,14 @@ void read_variables(file_ctx& f) {
         if (k < t.size() && is(t[k], "<")) k = skip_angles(t, k);
         while (k < t.size() && (is(t[k], "&") || is(t[k], "*") || is(t[k], "const") || is(t[k], "&&"))) ++k;
         if (k + 1 < t.size() && is_ident(t[k]) && !is(t[k + 1], "(") && !is(t[k + 1], "::")) {
-          (q_pipe ? f.pipe_vars : q_bar ? f.barrier_vars : f.aligned_vars).insert(t[k].text);
+          (q_pipe ? f.pipe_vars : q_bar ? f.barrier_vars : f.aligned_vars)[t[k].text].insert(fn);
         }
       }
       // X = ... make_pipeline / aligned_size_t ... ;
       if (is_ident(t[i]) && i + 1 < t.size() && is(t[i + 1], "=")) {
         for (std::size_t k = i + 2; k < t.size() && !is(t[k], ";") && !is(t[k], "{") && k < i + 40; ++k) {
-          if (is(t[k], "make_pipeline")) f.pipe_vars.insert(t[i].text);
-          if (is(t[k], "aligned_size_t")) f.aligned_vars.insert(t[i].text);
+          if (is(t[k], "make_pipeline")) f.pipe_vars[t[i].text].insert(fn);
+          if (is(t[k], "aligned_size_t")) f.aligned_vars[t[i].text].insert(fn);
         }
       }
       // Byte pointers and byte arrays: char* X, void* X, unsigned char X[...], std::byte* X.
@@ -488,7 +506,7 @@ void read_variables(file_ctx& f) {
         }
         if (k + 1 < t.size() && is_ident(t[k]) && (stars > 0 || is(t[k + 1], "[")) &&
             (is(t[k + 1], "=") || is(t[k + 1], ";") || is(t[k + 1], ",") || is(t[k + 1], ")") || is(t[k + 1], "[")))
-          f.byte_vars.insert(t[k].text);
+          f.byte_vars[t[k].text].insert(fn);
       }
     }
   }
@@ -577,6 +595,9 @@ void scan_asm(file_ctx& f, int ui, std::size_t i) {
     if (t[k].kind == tok::string) {
       where.emplace_back(tmpl.size(), k);
       tmpl += t[k].value;
+    } else if (is_ident(t[k]) && f.string_macros.count(t[k].text)) {  // asm(PTX_TEXT ...)
+      where.emplace_back(tmpl.size(), k);
+      tmpl += f.string_macros.at(t[k].text);
     }
   // Operands: "constraint"(expr) in the output and input sections, numbered across both.
   std::vector<std::vector<std::string>> operands;
@@ -750,15 +771,15 @@ std::string bytes_of(const file_ctx& f, const std::vector<std::string>& size) {
   return join(size);
 }
 
-std::string alignment_of_size(const file_ctx& f, const std::vector<std::string>& size, bool byte_ptr) {
+std::string alignment_of_size(const file_ctx& f, const std::vector<std::string>& size, bool byte_ptr, int fn) {
   for (std::size_t k = 0; k + 2 < size.size(); ++k)
     if (size[k] == "aligned_size_t") return "guaranteed " + size[k + 2] + " B by cuda::aligned_size_t";
-  if (size.size() == 1 && f.aligned_vars.count(size[0])) return "guaranteed by cuda::aligned_size_t (" + size[0] + ")";
+  if (size.size() == 1 && has_var(f.aligned_vars, size[0], fn)) return "guaranteed by cuda::aligned_size_t (" + size[0] + ")";
   return byte_ptr ? "none: byte pointers and a plain size (CCCL copies byte by byte)"
                   : "alignof(element) only: a plain size, no cuda::aligned_size_t";
 }
 
-bool byte_expr(const file_ctx& f, const std::vector<std::string>& e) {
+bool byte_expr(const file_ctx& f, const std::vector<std::string>& e, int fn) {
   for (std::size_t k = 0; k < e.size(); ++k) {
     if ((e[k] == "reinterpret_cast" || e[k] == "static_cast" || e[k] == "const_cast") && k + 1 < e.size() && e[k + 1] == "<") {
       bool byte = false;
@@ -772,7 +793,7 @@ bool byte_expr(const file_ctx& f, const std::vector<std::string>& e) {
     }
   }
   const std::string r = root_of(e);
-  return !r.empty() && f.byte_vars.count(r);
+  return !r.empty() && has_var(f.byte_vars, r, fn);
 }
 
 void scan_unit(file_ctx& f, int ui) {
@@ -796,7 +817,7 @@ void scan_unit(file_ctx& f, int ui) {
       static const std::map<std::string, std::string> pipe_roles = {
           {"producer_acquire", "acquire"}, {"producer_commit", "commit"},  {"consumer_wait", "wait"},
           {"consumer_wait_for", "wait"},   {"consumer_wait_until", "wait"}, {"consumer_release", "release"}};
-      if (f.pipe_vars.count(obj) && pipe_roles.count(k.text) && paren)
+      if (has_var(f.pipe_vars, obj, u.owner[i]) && pipe_roles.count(k.text) && paren)
         add_hit(f, ui, i, k.line, k.column, "cuda-pipeline", pipe_roles.at(k.text), obj + t[i - 1].text + k.text);
       continue;
     }
@@ -831,14 +852,14 @@ void scan_unit(file_ctx& f, int ui) {
       const auto size = arg(a, d0 + 2);
       const auto sync = arg(a, d0 + 3);
       const std::string obj = root_of(sync);
-      const bool bytes = byte_expr(f, arg(a, d0)) || byte_expr(f, arg(a, d0 + 1));
+      const bool bytes = byte_expr(f, arg(a, d0), u.owner[i]) || byte_expr(f, arg(a, d0 + 1), u.owner[i]);
       h.s.bytes = bytes_of(f, size);
-      h.s.alignment = alignment_of_size(f, size, bytes);
+      h.s.alignment = alignment_of_size(f, size, bytes, u.owner[i]);
       h.s.zero_fill = "no";
       std::string idiom;
       if (tx) idiom = "cuda-tma";
-      else if (f.pipe_vars.count(obj)) idiom = "cuda-pipeline";
-      else if (f.barrier_vars.count(obj)) idiom = "cuda-barrier";
+      else if (has_var(f.pipe_vars, obj, u.owner[i])) idiom = "cuda-pipeline";
+      else if (has_var(f.barrier_vars, obj, u.owner[i])) idiom = "cuda-barrier";
       else idiom = lower(obj).find("bar") != std::string::npos ? "cuda-barrier" : "cuda-pipeline";
       h.sync_obj = obj;
       add_hit(f, ui, i, line, col, idiom, tx ? "bulk-copy" : "copy", q, std::move(h));
@@ -889,9 +910,9 @@ void scan_unit(file_ctx& f, int ui) {
       h.dst = arg(a, 1);
       const bool five = a.size() == 5;  // memcpy_async(group, dst, dst_size, src, src_size)
       const auto size = arg(a, five ? 4 : 3);
-      const bool bytes = byte_expr(f, arg(a, 1)) || byte_expr(f, arg(a, five ? 3 : 2));
+      const bool bytes = byte_expr(f, arg(a, 1), u.owner[i]) || byte_expr(f, arg(a, five ? 3 : 2), u.owner[i]);
       h.s.bytes = bytes_of(f, size);
-      h.s.alignment = alignment_of_size(f, size, bytes);
+      h.s.alignment = alignment_of_size(f, size, bytes, u.owner[i]);
       h.s.zero_fill = five ? "yes (dst_size beyond src_size is zero-filled)" : "no";
       h.args = a;
       add_hit(f, ui, i, line, col, "cooperative-groups", "copy", "cooperative_groups::memcpy_async", std::move(h));
@@ -934,21 +955,22 @@ void scan_unit(file_ctx& f, int ui) {
 
 /// cuda::barrier members and init() on the barriers that complete a cuda::memcpy_async.
 void scan_barrier_members(file_ctx& f) {
-  std::set<std::string> used;
+  std::set<std::pair<int, std::string>> used;  // (function, barrier) pairs that complete a copy
   for (const hit& h : f.hits)
-    if (h.s.idiom == "cuda-barrier" && h.s.role == "copy") used.insert(h.sync_obj);
+    if (h.s.idiom == "cuda-barrier" && h.s.role == "copy") used.insert({h.fn, h.sync_obj});
   if (used.empty()) return;
   for (int ui = 0; ui < int(f.units.size()); ++ui) {
     const toks& t = f.units[std::size_t(ui)].t;
     for (std::size_t i = 2; i < t.size(); ++i) {
       if (!is_ident(t[i]) || !call_paren(t, i)) continue;
-      if ((is(t[i - 1], ".") || is(t[i - 1], "->")) && used.count(t[i - 2].text)) {
+      const int fn = f.units[std::size_t(ui)].owner[i];
+      if ((is(t[i - 1], ".") || is(t[i - 1], "->")) && used.count({fn, t[i - 2].text})) {
         const std::string& m = t[i].text;
         const std::string role = m == "arrive_and_wait" || m == "wait" ? "wait" : m == "arrive" ? "arrive" : "";
         if (!role.empty()) add_hit(f, ui, i, t[i].line, t[i].column, "cuda-barrier", role, t[i - 2].text + t[i - 1].text + m);
       } else if (t[i].text == "init" && !is(t[i - 1], "::")) {
         const auto a = args_at(t, call_paren(t, i));
-        if (!a.empty() && used.count(root_of(a[0]))) add_hit(f, ui, i, t[i].line, t[i].column, "cuda-barrier", "init", "init");
+        if (!a.empty() && used.count({fn, root_of(a[0])})) add_hit(f, ui, i, t[i].line, t[i].column, "cuda-barrier", "init", "init");
       }
     }
   }
@@ -1127,6 +1149,9 @@ report scan(const std::vector<source_file>& files) {
         note(w.roles, h.s.role);
       }
   // Calls of wrappers: a name (not a member, not a definition) followed by `(`, or a macro name.
+  std::set<std::tuple<std::size_t, int, std::size_t>> primitive_at;  // (file, unit, token) of every primitive
+  for (std::size_t fi = 0; fi < ctx.size(); ++fi)
+    for (const hit& h : ctx[fi].hits) primitive_at.insert({fi, h.unit, h.tok});
   std::vector<hit> calls_found;
   for (bool changed = true; changed;) {
     changed = false;
@@ -1144,7 +1169,7 @@ report scan(const std::vector<source_file>& files) {
         const unit& u = f.units[std::size_t(ui)];
         const toks& t = u.t;
         for (std::size_t i = 0; i < t.size(); ++i) {
-          if (!is_ident(t[i]) || u.def_names.count(i) || u.owner[i] < 0) continue;
+          if (!is_ident(t[i]) || u.def_names.count(i) || u.owner[i] < 0 || primitive_at.count({fi, ui, i})) continue;
           if (i > 0 && (is(t[i - 1], ".") || is(t[i - 1], "->"))) continue;
           auto it = by_name.find(t[i].text);
           if (it == by_name.end()) continue;
