@@ -134,7 +134,8 @@ if cmake -S "$root" -B "$work/porter" ${generator[@]+"${generator[@]}"} -DCMAKE_
    cmake --install "$work/porter" --prefix "$prefix" >>"$log" 2>&1; then
   cfg=$prefix/lib/cmake/porter
   [[ -f $prefix/lib/libporter_core.a && -f $prefix/include/porter/version.hpp && -f $prefix/include/porter/porter.hpp &&
-     -f $cfg/porterConfig.cmake && -f $cfg/porterCudaArchitectures.cmake && -f $prefix/share/doc/porter/LICENSE ]] ||
+     -f $cfg/porterConfig.cmake && -f $cfg/porterCudaArchitectures.cmake && -f $prefix/share/doc/porter/LICENSE &&
+     -x $prefix/bin/porter-port ]] ||
     fail "install: a file is missing under $prefix"
   dup=""
   while IFS= read -r dirs; do

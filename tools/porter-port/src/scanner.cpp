@@ -1,0 +1,1374 @@
+// tools/porter-port/src/scanner.cpp — see porter_port/scanner.hpp.
+//
+// Per file: lex; split the directives off (each #define body becomes a unit of its own, owned by
+// the macro); find the function definitions of the code (brace scopes: a `{` after `name(...)` at
+// namespace or class scope opens a function, `__global__` before the name makes it a kernel);
+// record the variables whose type matters (cuda::pipeline, cuda::barrier, aligned_size_t, byte
+// pointers) and namespace aliases; then find the primitives. Across files: wrappers (functions and
+// macros that hold primitives, then those that call wrappers, to a fixed point), the sites, and
+// the hazards, which need the whole function (loop counters, stage count, fences).
+#include "porter_port/scanner.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "porter_port/lexer.hpp"
+
+namespace porter_port {
+namespace {
+
+using toks = std::vector<token>;
+
+/// A function definition or a macro.
+struct fn_def {
+  std::string name;     ///< "" for a lambda at namespace scope
+  bool global = false;  ///< __global__
+  bool macro = false;
+  int line = 0;
+  std::size_t begin = 0, end = 0;      ///< body tokens [begin, end) in its unit
+  std::vector<std::string> tparams;    ///< template parameter names
+  int unit = 0;
+  std::string ns;                      ///< enclosing namespaces, "a::b"
+};
+
+/// A stretch of tokens scanned as code: the file's code (unit 0) or one macro body.
+struct unit {
+  toks t;
+  std::vector<int> owner;  ///< per token: index into file_ctx::fns, or -1
+  std::set<std::size_t> def_names;  ///< tokens that name a function being defined
+};
+
+/// One primitive or wrapper call found, with what the hazard checks need.
+struct hit {
+  site s;
+  int fn = -1;
+  int unit = 0;
+  std::size_t tok = 0;
+  std::vector<std::string> count;   ///< wait: count (or parity) expression tokens
+  std::vector<std::string> dst;     ///< copies: destination expression tokens
+  std::vector<std::vector<std::string>> args;  ///< call arguments (wrapper calls, hazards)
+  std::string sync_obj;             ///< cuda::memcpy_async: the pipeline or barrier it completes on
+};
+
+struct file_ctx {
+  std::string path;
+  lexed lx;
+  std::vector<unit> units;
+  std::vector<fn_def> fns;
+  std::vector<std::string> includes;
+  std::map<std::string, std::string> ns_alias;  ///< namespace A = B::C;
+  bool using_cg = false;                          ///< using namespace cooperative_groups;
+  std::map<std::string, std::string> constants;   ///< #define N 4, constexpr int N = 4;
+  /// Variables by kind, each with the functions that declare it (-1: file scope).
+  std::map<std::string, std::set<int>> pipe_vars, barrier_vars, aligned_vars, byte_vars;
+  std::set<std::string> barrier_types;
+  std::map<std::string, std::string> string_macros;  ///< #define NAME "text" "more": the text
+  std::vector<hit> hits;
+};
+
+bool is_ident(const token& k) { return k.kind == tok::identifier; }
+
+/// Is `name` a variable of this kind in function `fn` (declared there, or at file scope)?
+bool has_var(const std::map<std::string, std::set<int>>& vars, const std::string& name, int fn) {
+  auto it = vars.find(name);
+  return it != vars.end() && (it->second.count(fn) || it->second.count(-1));
+}
+bool is(const token& k, std::string_view s) { return k.text == s && k.kind != tok::string && k.kind != tok::character; }
+
+std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+bool stage_like(const std::string& name) { return name == "S" || lower(name).find("stage") != std::string::npos; }
+
+const std::set<std::string>& keywords() {
+  static const std::set<std::string> k = {"if", "for", "while", "switch", "catch", "return", "sizeof", "alignof", "decltype",
+                                          "static_assert", "noexcept", "throw", "__launch_bounds__", "__attribute__",
+                                          "alignas", "defined", "new", "delete", "typeid", "co_await", "requires"};
+  return k;
+}
+
+/// Index of the bracket matching the opener at `i` ((, [, {), or t.size().
+std::size_t match_fwd(const toks& t, std::size_t i) {
+  const std::string open = t[i].text, close = open == "(" ? ")" : open == "[" ? "]" : "}";
+  int d = 0;
+  for (std::size_t j = i; j < t.size(); ++j) {
+    if (is(t[j], open)) ++d;
+    else if (is(t[j], close) && --d == 0) return j;
+  }
+  return t.size();
+}
+/// Index of the opener matching the closer at `i`, or SIZE_MAX.
+std::size_t match_back(const toks& t, std::size_t i) {
+  const std::string close = t[i].text, open = close == ")" ? "(" : close == "]" ? "[" : close == ">" ? "<" : "{";
+  int d = 0;
+  for (std::size_t j = i + 1; j-- > 0;) {
+    if (is(t[j], close)) ++d;
+    else if (is(t[j], open) && --d == 0) return j;
+  }
+  return SIZE_MAX;
+}
+/// Skip a template argument list starting at `<` (i); returns the index after its `>`.
+std::size_t skip_angles(const toks& t, std::size_t i) {
+  int d = 0;
+  for (std::size_t j = i; j < t.size(); ++j) {
+    if (is(t[j], "<")) ++d;
+    else if (is(t[j], ">") && --d == 0) return j + 1;
+    else if (is(t[j], "(") ) j = match_fwd(t, j);
+    else if (is(t[j], ";") || is(t[j], "{") || is(t[j], "}")) return i;
+  }
+  return i;
+}
+
+/// The arguments of the call whose `(` is at `open`: token texts per top-level argument.
+std::vector<std::vector<std::string>> args_at(const toks& t, std::size_t open) {
+  std::vector<std::vector<std::string>> out;
+  const std::size_t close = match_fwd(t, open);
+  if (close >= t.size()) return out;
+  std::vector<std::string> cur;
+  int d = 0;
+  for (std::size_t j = open + 1; j < close; ++j) {
+    const std::string& x = t[j].text;
+    if (t[j].kind != tok::string && t[j].kind != tok::character) {
+      if (x == "(" || x == "[" || x == "{") ++d;
+      else if (x == ")" || x == "]" || x == "}") --d;
+      else if (x == "," && d == 0) {
+        out.push_back(cur);
+        cur.clear();
+        continue;
+      }
+    }
+    cur.push_back(x);
+  }
+  if (!cur.empty() || !out.empty()) out.push_back(cur);
+  return out;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  static const std::set<std::string> binops = {"+",  "-",  "*",  "/",  "%",  "&",  "|",  "^",  "?",  ":",  "=",  "==", "!=",
+                                               "<=", ">=", "&&", "||", "<<", "+=", "-=", "*=", "/=", "|=", "&=", "^="};
+  auto word = [](const std::string& x) {
+    const char c = x.empty() ? ' ' : x.back();
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '"' || c == '\'';
+  };
+  auto binary = [&](std::size_t j) {  // is v[j] a binary operator here?
+    return binops.count(v[j]) && j > 0 && (word(v[j - 1]) || v[j - 1] == ")" || v[j - 1] == "]");
+  };
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i > 0) {
+      const bool a = word(v[i - 1]) && !v[i].empty() && (std::isalnum(static_cast<unsigned char>(v[i][0])) || v[i][0] == '_');
+      if (a || binary(i) || binary(i - 1) || v[i - 1] == ",") s.push_back(' ');
+    }
+    s += v[i];
+  }
+  return s;
+}
+
+/// Integer value of a small expression: numbers and known constants joined by + and -.
+std::optional<long> eval(const std::vector<std::string>& e, const std::map<std::string, std::string>& constants, int depth = 0) {
+  if (e.empty() || depth > 4) return std::nullopt;
+  long v = 0;
+  int sign = 1;
+  bool want_term = true;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    const std::string& x = e[i];
+    if (x == "(" || x == ")") continue;
+    if (want_term) {
+      long term = 0;
+      if (!x.empty() && std::isdigit(static_cast<unsigned char>(x[0]))) {
+        std::string digits;
+        for (char c : x)
+          if (std::isdigit(static_cast<unsigned char>(c))) digits.push_back(c);
+          else if (c != '\'') break;
+        term = std::stol(digits);
+      } else if (auto it = constants.find(x); it != constants.end()) {
+        std::istringstream is(it->second);
+        std::vector<std::string> sub;
+        for (std::string w; is >> w;) sub.push_back(w);
+        auto r = eval(sub, constants, depth + 1);
+        if (!r) return std::nullopt;
+        term = *r;
+      } else {
+        return std::nullopt;
+      }
+      v += sign * term;
+      want_term = false;
+    } else {
+      if (x == "+") sign = 1;
+      else if (x == "-") sign = -1;
+      else return std::nullopt;
+      want_term = true;
+    }
+  }
+  if (want_term) return std::nullopt;
+  return v;
+}
+
+/// `X`, `X + n`, `X - n`: the identifier X and the offset.
+std::optional<std::pair<std::string, long>> symbolic(const std::vector<std::string>& e) {
+  std::vector<std::string> v;
+  for (const auto& x : e)
+    if (x != "(" && x != ")") v.push_back(x);
+  if (v.empty() || !(std::isalpha(static_cast<unsigned char>(v[0][0])) || v[0][0] == '_')) return std::nullopt;
+  if (v.size() == 1) return std::make_pair(v[0], 0L);
+  if (v.size() == 3 && (v[1] == "+" || v[1] == "-") && std::isdigit(static_cast<unsigned char>(v[2][0])))
+    return std::make_pair(v[0], (v[1] == "-" ? -1L : 1L) * std::stol(v[2]));
+  return std::nullopt;
+}
+
+/// The first identifier of an expression that names an object: skips &, *, casts, calls' names and
+/// qualifiers. `smem_addr(dst)` gives dst; `&ring[s][0]` gives ring.
+std::string root_of(const std::vector<std::string>& e) {
+  static const std::set<std::string> skip = {"reinterpret_cast", "static_cast", "const_cast", "const", "unsigned",
+                                             "char", "void", "float", "int", "uint8_t", "std", "cuda", "ptx", "size_t"};
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    const std::string& x = e[i];
+    if (x == "<") {  // a cast's type
+      int d = 0;
+      for (; i < e.size(); ++i) {
+        if (e[i] == "<") ++d;
+        else if (e[i] == ">" && --d == 0) break;
+      }
+      continue;
+    }
+    if (!(std::isalpha(static_cast<unsigned char>(x[0])) || x[0] == '_')) continue;
+    if (skip.count(x)) continue;
+    if (i + 1 < e.size() && (e[i + 1] == "(" || e[i + 1] == "::" || e[i + 1] == "<")) continue;
+    return x;
+  }
+  return {};
+}
+
+bool byte_type_word(const std::string& w) {
+  return w == "char" || w == "void" || w == "uint8_t" || w == "int8_t" || w == "byte" || w == "__nv_fp8_e4m3";
+}
+
+// ---- per file: units, functions, variables ------------------------------------------------------
+
+/// The template parameter names in tokens (begin, name_at): the last `template <...>` before it.
+std::vector<std::string> template_params(const toks& t, std::size_t from, std::size_t to) {
+  std::vector<std::string> out;
+  for (std::size_t i = from; i < to; ++i) {
+    if (!is(t[i], "template") || i + 1 >= to || !is(t[i + 1], "<")) continue;
+    out.clear();
+    int d = 0;
+    for (std::size_t j = i + 1; j < to; ++j) {
+      if (is(t[j], "<")) ++d;
+      else if (is(t[j], ">")) {
+        if (--d == 0) break;
+      } else if (d == 1 && is_ident(t[j]) && j + 1 < to && (is(t[j + 1], ",") || is(t[j + 1], ">") || is(t[j + 1], "=")) &&
+                 !is(t[j - 1], "<") && !is(t[j - 1], ",")) {
+        out.push_back(t[j].text);
+      }
+    }
+  }
+  return out;
+}
+
+void find_functions(file_ctx& f, int ui) {
+  unit& u = f.units[std::size_t(ui)];
+  const toks& t = u.t;
+  u.owner.assign(t.size(), -1);
+  enum kind { ns, cls, fn, block, init };
+  struct frame {
+    kind k;
+    int fn;
+    std::string ns;  ///< the namespace path inside this frame
+  };
+  std::vector<frame> stack{{ns, -1, ""}};
+  std::size_t stmt_start = 0;  // first token of the current declaration at namespace/class scope
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const frame top = stack.back();
+    u.owner[i] = top.fn;
+    if (is(t[i], ";") && (top.k == ns || top.k == cls)) {
+      stmt_start = i + 1;
+      continue;
+    }
+    if (is(t[i], "}")) {
+      if (stack.size() > 1) stack.pop_back();
+      if (stack.back().k == ns || stack.back().k == cls) stmt_start = i + 1;
+      continue;
+    }
+    if (!is(t[i], "{")) continue;
+    if (top.k == fn || top.k == block) {
+      stack.push_back({block, top.fn, top.ns});
+      continue;
+    }
+    // At namespace or class scope: what does this brace open?
+    std::size_t j = i;
+    auto prev = [&](std::size_t k) -> const token* { return k > stmt_start && k - 1 < t.size() ? &t[k - 1] : nullptr; };
+    static const std::set<std::string> quals = {"const", "volatile", "noexcept", "override", "final", "mutable",
+                                                "constexpr", "&", "&&", "__restrict__", "try"};
+    bool progress = true;
+    while (progress) {
+      progress = false;
+      while (prev(j) && quals.count(prev(j)->text)) --j, progress = true;
+      if (prev(j) && is(*prev(j), ")")) {
+        const std::size_t o = match_back(t, j - 1);
+        if (o != SIZE_MAX && o > stmt_start && (is(t[o - 1], "noexcept") || is(t[o - 1], "throw") || is(t[o - 1], "__attribute__") ||
+                                                is(t[o - 1], "decltype"))) {
+          j = o - 1;
+          progress = true;
+        }
+      }
+      // A trailing return type: `) -> type {`.
+      for (std::size_t k = j; k > stmt_start + 1 && k + 8 > j; --k) {
+        if (is(t[k - 1], "->") && is(t[k - 2], ")")) {
+          j = k - 1;
+          progress = true;
+          break;
+        }
+        if (is(t[k - 1], ")") || is(t[k - 1], ";")) break;
+      }
+      // A constructor's member initialisers: `) : a_(x), b_{y} {`.
+      if (prev(j) && (is(*prev(j), ")") || is(*prev(j), "}"))) {
+        std::size_t k = j;
+        bool ok = false;
+        while (k > stmt_start && (is(t[k - 1], ")") || is(t[k - 1], "}"))) {
+          const std::size_t o = match_back(t, k - 1);
+          if (o == SIZE_MAX || o < stmt_start + 2 || !is_ident(t[o - 1])) break;
+          if (is(t[o - 2], ",")) {
+            k = o - 2;
+            continue;
+          }
+          if (is(t[o - 2], ":") && o >= 3 && is(t[o - 3], ")")) {
+            ok = true;
+            k = o - 2;
+          }
+          break;
+        }
+        if (ok) {
+          j = k;
+          progress = true;
+        }
+      }
+    }
+    if (prev(j) && is(*prev(j), ")")) {
+      const std::size_t o = match_back(t, j - 1);
+      if (o != SIZE_MAX && o > stmt_start) {
+        const token& before = t[o - 1];
+        const bool lambda = is(before, "]");
+        std::string name;
+        std::size_t name_at = o - 1;
+        if (is_ident(before) && !keywords().count(before.text)) name = before.text;
+        else if (is(before, ")") && o >= 3 && is(t[o - 2], "(") && is(t[o - 3], "operator")) name = "operator()", name_at = o - 3;
+        else if (is(before, ">")) {  // a specialisation: name<...>(...)
+          const std::size_t a = match_back(t, o - 1);
+          if (a != SIZE_MAX && a > 0 && is_ident(t[a - 1])) name = t[a - 1].text, name_at = a - 1;
+        }
+        if (!name.empty() || lambda) {
+          fn_def d;
+          d.name = name;
+          d.line = t[name_at].line;
+          d.begin = i + 1;
+          d.end = match_fwd(t, i);
+          d.unit = ui;
+          for (std::size_t k = stmt_start; k < name_at; ++k)
+            if (is(t[k], "__global__")) d.global = true;
+          d.tparams = template_params(t, stmt_start, name_at);
+          d.ns = top.ns;
+          if (!name.empty()) u.def_names.insert(name_at);
+          f.fns.push_back(d);
+          for (std::size_t k = o; k < i; ++k) u.owner[k] = int(f.fns.size()) - 1;  // the parameters belong to it
+          stack.push_back({fn, int(f.fns.size()) - 1, top.ns});
+          continue;
+        }
+      }
+    }
+    bool is_ns = false, is_cls = false;
+    std::string ns_name = top.ns;
+    for (std::size_t k = stmt_start; k < i; ++k) {
+      if (is(t[k], "namespace")) {
+        for (std::size_t m = k + 1; m < i; ++m)
+          if (is_ident(t[m]) && t[m].text != "inline") ns_name += (ns_name.empty() ? "" : "::") + t[m].text;
+      }
+      if (is(t[k], "namespace") || (is(t[k], "extern") && k + 1 < i && t[k + 1].kind == tok::string)) is_ns = true;
+      if (is(t[k], "struct") || is(t[k], "class") || is(t[k], "union")) is_cls = true;
+      if (is(t[k], "=") || is(t[k], "enum")) {
+        is_ns = is_cls = false;
+        break;
+      }
+    }
+    stack.push_back({is_ns ? ns : is_cls ? cls : init, top.fn, is_ns ? ns_name : top.ns});
+    if (is_ns || is_cls) stmt_start = i + 1;
+  }
+}
+
+/// Directives: macros become units; includes, constants.
+void read_directives(file_ctx& f) {
+  const toks& all = f.lx.tokens;
+  for (const directive& d : f.lx.directives) {
+    if (d.name == "include" && d.first + 2 < d.end + 1) {
+      for (std::size_t i = d.first; i < d.end; ++i)
+        if (all[i].kind == tok::header_name) f.includes.push_back(all[i].value);
+      continue;
+    }
+    if (d.name != "define" || d.first + 2 >= d.end + 0 || d.first + 2 > d.end) continue;
+    if (d.first + 2 >= d.end) continue;
+    const token& name = all[d.first + 2];
+    if (!is_ident(name)) continue;
+    std::size_t body = d.first + 3;
+    if (body < d.end && is(all[body], "(") && !all[body].space_before) {  // function-like
+      int depth = 0;
+      for (; body < d.end; ++body) {
+        if (is(all[body], "(")) ++depth;
+        else if (is(all[body], ")") && --depth == 0) {
+          ++body;
+          break;
+        }
+      }
+    }
+    if (body >= d.end) continue;
+    // Object-like macro whose body is one number: a constant; only string literals: PTX text.
+    if (body + 1 == d.end && all[body].kind == tok::number) f.constants[name.text] = all[body].text;
+    {
+      std::string text;
+      bool strings = true;
+      for (std::size_t k = body; k < d.end; ++k) strings = strings && all[k].kind == tok::string, text += all[k].value;
+      if (strings) f.string_macros[name.text] = text;
+    }
+    unit u;
+    u.t.assign(all.begin() + long(body), all.begin() + long(d.end));
+    fn_def m;
+    m.name = name.text;
+    m.macro = true;
+    m.line = name.line;
+    m.begin = 0;
+    m.end = u.t.size();
+    m.unit = int(f.units.size());
+    f.fns.push_back(m);
+    u.owner.assign(u.t.size(), int(f.fns.size()) - 1);
+    f.units.push_back(std::move(u));
+  }
+}
+
+void read_variables(file_ctx& f) {
+  for (const unit& u : f.units) {
+    const toks& t = u.t;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const int fn = u.owner[i];
+      // namespace A = B::C;  using namespace cooperative_groups;
+      if (is(t[i], "namespace") && i + 3 < t.size() && is_ident(t[i + 1]) && is(t[i + 2], "=")) {
+        std::string target;
+        for (std::size_t k = i + 3; k < t.size() && !is(t[k], ";"); ++k) target += t[k].text;
+        f.ns_alias[t[i + 1].text] = target;
+      }
+      if (is(t[i], "using") && i + 2 < t.size() && is(t[i + 1], "namespace")) {
+        std::string target;
+        for (std::size_t k = i + 2; k < t.size() && !is(t[k], ";"); ++k) target += t[k].text;
+        if (target == "cooperative_groups" || target == "cg") f.using_cg = true;
+      }
+      // constexpr int N = 4;  const int N = 4;
+      if ((is(t[i], "constexpr") || is(t[i], "const")) && i + 4 < t.size()) {
+        std::size_t k = i + 1;
+        while (k < t.size() && is_ident(t[k]) && k + 1 < t.size() && is_ident(t[k + 1])) ++k;
+        if (k + 3 < t.size() && is_ident(t[k]) && is(t[k + 1], "=") && t[k + 2].kind == tok::number && is(t[k + 3], ";"))
+          f.constants[t[k].text] = t[k + 2].text;
+      }
+      // using Alias = cuda::barrier<...>;
+      if (is(t[i], "using") && i + 5 < t.size() && is_ident(t[i + 1]) && is(t[i + 2], "=")) {
+        for (std::size_t k = i + 3; k < t.size() && !is(t[k], ";"); ++k)
+          if (is(t[k], "barrier") && k >= 2 && is(t[k - 1], "::") && is(t[k - 2], "cuda")) f.barrier_types.insert(t[i + 1].text);
+      }
+      // Declarations of a type that matters: cuda::pipeline<...> X, cuda::barrier<...> X, aligned_size_t<N> X.
+      const bool cuda_q = i >= 2 && is(t[i - 1], "::") && is(t[i - 2], "cuda");
+      const bool q_pipe = cuda_q && is(t[i], "pipeline"), q_bar = (cuda_q && is(t[i], "barrier")) || f.barrier_types.count(t[i].text);
+      const bool q_al = is(t[i], "aligned_size_t");
+      if (q_pipe || q_bar || q_al) {
+        std::size_t k = i + 1;
+        if (k < t.size() && is(t[k], "<")) k = skip_angles(t, k);
+        while (k < t.size() && (is(t[k], "&") || is(t[k], "*") || is(t[k], "const") || is(t[k], "&&"))) ++k;
+        if (k + 1 < t.size() && is_ident(t[k]) && !is(t[k + 1], "(") && !is(t[k + 1], "::")) {
+          (q_pipe ? f.pipe_vars : q_bar ? f.barrier_vars : f.aligned_vars)[t[k].text].insert(fn);
+        }
+      }
+      // X = ... make_pipeline / aligned_size_t ... ;
+      if (is_ident(t[i]) && i + 1 < t.size() && is(t[i + 1], "=")) {
+        for (std::size_t k = i + 2; k < t.size() && !is(t[k], ";") && !is(t[k], "{") && k < i + 40; ++k) {
+          if (is(t[k], "make_pipeline")) f.pipe_vars[t[i].text].insert(fn);
+          if (is(t[k], "aligned_size_t")) f.aligned_vars[t[i].text].insert(fn);
+        }
+      }
+      // Byte pointers and byte arrays: char* X, void* X, unsigned char X[...], std::byte* X.
+      if (byte_type_word(t[i].text) && is_ident(t[i])) {
+        std::size_t k = i + 1;
+        int stars = 0;
+        while (k < t.size() && (is(t[k], "*") || is(t[k], "const") || is(t[k], "__restrict__") || is(t[k], "__restrict") ||
+                                is(t[k], "volatile"))) {
+          stars += is(t[k], "*");
+          ++k;
+        }
+        if (k + 1 < t.size() && is_ident(t[k]) && (stars > 0 || is(t[k + 1], "[")) &&
+            (is(t[k + 1], "=") || is(t[k + 1], ";") || is(t[k + 1], ",") || is(t[k + 1], ")") || is(t[k + 1], "[")))
+          f.byte_vars[t[k].text].insert(fn);
+      }
+    }
+  }
+}
+
+// ---- primitives ----------------------------------------------------------------------------------
+
+/// The qualified name ending at identifier i (`cuda::ptx::cp_async_bulk`), with aliases applied to
+/// its first component; `begin` gets the index of its first token.
+std::string qualified(const file_ctx& f, const toks& t, std::size_t i, std::size_t& begin) {
+  std::vector<std::string> parts{t[i].text};
+  std::size_t b = i;
+  while (b >= 2 && is(t[b - 1], "::") && is_ident(t[b - 2])) {
+    parts.insert(parts.begin(), t[b - 2].text);
+    b -= 2;
+  }
+  if (b >= 1 && is(t[b - 1], "::")) --b;  // ::cuda::...
+  begin = b;
+  if (auto it = f.ns_alias.find(parts.front()); it != f.ns_alias.end()) parts.front() = it->second;
+  std::string q;
+  for (const auto& p : parts) q += (q.empty() ? "" : "::") + p;
+  if (q.rfind("::", 0) == 0) q = q.substr(2);
+  return q;
+}
+
+std::string completion_of(const std::string& idiom, const std::string& role) {
+  if (idiom == "asm-cp-async")
+    return role == "arrive" ? "cp.async.mbarrier.arrive: the thread's copies arrive on an mbarrier"
+                            : "cp.async groups: commit_group, then wait_group N (this thread's copies; a CTA barrier shares them)";
+  if (idiom == "pipeline-primitives") return "cp.async groups: __pipeline_commit, then __pipeline_wait_prior(N)";
+  if (idiom == "cuda-pipeline") return "cuda::pipeline stages: producer_acquire/commit, consumer_wait/release";
+  if (idiom == "cuda-barrier") return "cuda::barrier: the copy completes as part of a barrier phase (arrive_and_wait / wait)";
+  if (idiom == "cuda-tma" || idiom == "asm-tma") return "mbarrier transaction bytes: expect_tx, then a parity wait";
+  if (idiom == "cooperative-groups") return "cooperative_groups::wait / wait_prior<N> on the group";
+  if (idiom == "cutlass") return "CUTLASS/CuTe: cp_async_fence / cp_async_wait<N> groups, or PipelineTmaAsync's mbarriers";
+  return {};
+}
+
+std::string porter_for(const std::string& role) {
+  if (role == "copy" || role == "bulk-copy" || role == "tensor-copy")
+    return "porter::async_copy(porter::buffer<I>(slot), src, coord) for a box of a porter::tiled_source "
+           "(zero fill outside the tensor), or porter::async_copy(porter::buffer<I>(slot), ptr, bytes) for a byte range";
+  if (role == "commit" || role == "arrive") return "pipe.producer_commit(slot)";
+  if (role == "wait" || role == "wait-parity") return "auto ready = pipe.consumer_wait() (the token carries stage and phase)";
+  if (role == "acquire") return "auto slot = pipe.producer_acquire()";
+  if (role == "release") return "pipe.consumer_release(ready)";
+  if (role == "init" || role == "state")
+    return "porter::pipeline<Path, S, Box...> pipe(smem) (the ring, its barriers and their initialisation)";
+  if (role == "expect-tx") return "nothing: porter's tma lowering counts each copy's bytes";
+  if (role == "fence") return "nothing: a porter stage is filled by one proxy per copy; porter fences where it mixes them";
+  if (role == "bulk-store") return "not a load pipeline: outside what porter-port maps";
+  return {};
+}
+
+void add_hit(file_ctx& f, int ui, std::size_t ti, int line, int col, std::string idiom, std::string role, std::string construct,
+             hit h = {}) {
+  const unit& u = f.units[std::size_t(ui)];
+  h.fn = u.owner[ti];
+  if (h.fn < 0) return;  // not inside a function or macro body: a declaration, not a use
+  h.unit = ui;
+  h.tok = ti;
+  h.s.file = f.path;
+  h.s.line = line;
+  h.s.column = col;
+  h.s.idiom = std::move(idiom);
+  h.s.role = std::move(role);
+  h.s.construct = std::move(construct);
+  h.s.function = f.fns[std::size_t(h.fn)].name;
+  h.s.completion = completion_of(h.s.idiom, h.s.role);
+  h.s.porter = porter_for(h.s.role);
+  f.hits.push_back(std::move(h));
+}
+
+/// One asm statement at t[i] (`asm`, `__asm__`): its PTX instructions.
+void scan_asm(file_ctx& f, int ui, std::size_t i) {
+  const toks& t = f.units[std::size_t(ui)].t;
+  std::size_t j = i + 1;
+  while (j < t.size() && (is(t[j], "volatile") || is(t[j], "__volatile__") || is(t[j], "goto") || is(t[j], "inline"))) ++j;
+  if (j >= t.size() || !is(t[j], "(")) return;
+  const std::size_t close = match_fwd(t, j);
+  // The template: the string literals before the first top-level ':'; remember each one's line.
+  std::string tmpl;
+  std::vector<std::pair<std::size_t, std::size_t>> where;  // (offset in tmpl, token index)
+  std::size_t k = j + 1;
+  for (; k < close && !is(t[k], ":"); ++k)
+    if (t[k].kind == tok::string) {
+      where.emplace_back(tmpl.size(), k);
+      tmpl += t[k].value;
+    } else if (is_ident(t[k]) && f.string_macros.count(t[k].text)) {  // asm(PTX_TEXT ...)
+      where.emplace_back(tmpl.size(), k);
+      tmpl += f.string_macros.at(t[k].text);
+    }
+  // Operands: "constraint"(expr) in the output and input sections, numbered across both.
+  std::vector<std::vector<std::string>> operands;
+  int section = 0;
+  for (; k < close; ++k) {
+    if (is(t[k], ":")) {
+      if (++section > 2) break;
+      continue;
+    }
+    if (t[k].kind == tok::string && k + 1 < close && is(t[k + 1], "(")) {
+      const std::size_t e = match_fwd(t, k + 1);
+      std::vector<std::string> ex;
+      for (std::size_t m = k + 2; m < e; ++m) ex.push_back(t[m].text);
+      operands.push_back(ex);
+      k = e;
+    }
+  }
+  auto line_at = [&](std::size_t off) {
+    std::size_t tk = where.empty() ? i : where.front().second;
+    for (const auto& w : where)
+      if (w.first <= off) tk = w.second;
+    return std::make_pair(t[tk].line, t[tk].column);
+  };
+  auto operand_expr = [&](const std::string& op) -> std::vector<std::string> {
+    if (op.size() > 1 && op[0] == '%' && std::isdigit(static_cast<unsigned char>(op[1]))) {
+      const std::size_t n = std::stoul(op.substr(1));
+      if (n < operands.size()) return operands[n];
+    }
+    return {op};
+  };
+  // Split into statements at ';' and newlines; each statement's first word is the opcode.
+  std::size_t pos = 0;
+  while (pos < tmpl.size()) {
+    std::size_t end = tmpl.find_first_of(";\n", pos);
+    if (end == std::string::npos) end = tmpl.size();
+    std::string st = tmpl.substr(pos, end - pos);
+    std::size_t s0 = st.find_first_not_of(" \t{}\r");
+    const std::size_t at = pos + (s0 == std::string::npos ? 0 : s0);
+    pos = end + 1;
+    if (s0 == std::string::npos) continue;
+    st = st.substr(s0);
+    if (st[0] == '@') {  // predicate
+      const std::size_t sp = st.find_first_of(" \t");
+      if (sp == std::string::npos) continue;
+      st = st.substr(st.find_first_not_of(" \t", sp));
+    }
+    const std::size_t sp = st.find_first_of(" \t");
+    const std::string op = st.substr(0, sp);
+    std::vector<std::string> ops;  // operand texts, brackets removed
+    if (sp != std::string::npos) {
+      std::string rest = st.substr(sp), cur;
+      int depth = 0;
+      for (char c : rest) {
+        if (c == '[' || c == '{') ++depth;
+        if (c == ']' || c == '}') --depth;
+        if (c == ',' && depth == 0) {
+          ops.push_back(cur);
+          cur.clear();
+        } else if (c != ' ' && c != '\t' && c != '[' && c != ']') {
+          cur.push_back(c);
+        }
+      }
+      if (!cur.empty()) ops.push_back(cur);
+    }
+    const auto [ln, cl] = line_at(at);
+    auto starts = [&](const char* p) { return op.rfind(p, 0) == 0; };
+    hit h;
+    std::string idiom, role;
+    if (starts("cp.async.bulk.tensor")) {
+      idiom = "asm-tma";
+      role = op.find(".global.shared") != std::string::npos ? "bulk-store" : "tensor-copy";
+      h.s.zero_fill = "yes (the tensor map's out-of-bounds fill)";
+      h.s.alignment = "128 B destination, 16 B strides (checked by the driver when the map is encoded)";
+      if (!ops.empty()) h.dst = operand_expr(ops[0]);
+    } else if (starts("cp.async.bulk.commit_group")) {
+      idiom = "asm-tma", role = "commit";
+    } else if (starts("cp.async.bulk.wait_group")) {
+      idiom = "asm-tma", role = "wait";
+      if (!ops.empty()) h.count = operand_expr(ops[0]);
+    } else if (starts("cp.async.bulk.prefetch")) {
+      continue;
+    } else if (starts("cp.async.bulk")) {
+      idiom = "asm-tma";
+      role = op.find(".global.shared") != std::string::npos ? "bulk-store" : "bulk-copy";
+      if (ops.size() > 2) h.s.bytes = join(operand_expr(ops[2]));
+      h.s.zero_fill = "no";
+      h.s.alignment = "16 B (addresses and size), not checked by a type";
+      if (!ops.empty()) h.dst = operand_expr(ops[0]);
+    } else if (starts("cp.async.commit_group")) {
+      idiom = "asm-cp-async", role = "commit";
+    } else if (starts("cp.async.wait_group")) {
+      idiom = "asm-cp-async", role = "wait";
+      if (!ops.empty()) h.count = operand_expr(ops[0]);
+    } else if (starts("cp.async.wait_all")) {
+      idiom = "asm-cp-async", role = "wait";
+      h.count = {"0"};
+    } else if (starts("cp.async.mbarrier.arrive")) {
+      idiom = "asm-cp-async", role = "arrive";
+    } else if (starts("cp.async.ca") || starts("cp.async.cg")) {
+      idiom = "asm-cp-async", role = "copy";
+      const bool hint = op.find("cache_hint") != std::string::npos;
+      if (ops.size() > 2) h.s.bytes = join(operand_expr(ops[2]));
+      const std::size_t plain = hint ? 4 : 3;
+      h.s.zero_fill = ops.size() > plain ? "yes (src-size operand " + join(operand_expr(ops[3])) + ")" : "no";
+      h.s.alignment = (ops.size() > 2 ? ops[2] : std::string("cp-size")) + " B required on both addresses, not checked by a type";
+      if (!ops.empty()) h.dst = operand_expr(ops[0]);
+    } else if (starts("mbarrier.init")) {
+      idiom = "asm-tma", role = "init";
+    } else if (starts("mbarrier.arrive.expect_tx") || starts("mbarrier.expect_tx")) {
+      idiom = "asm-tma", role = "expect-tx";
+    } else if (starts("mbarrier.try_wait.parity") || starts("mbarrier.test_wait.parity")) {
+      idiom = "asm-tma", role = "wait-parity";
+      if (ops.size() > 2) h.count = operand_expr(ops[2]);
+    } else if (starts("mbarrier.try_wait") || starts("mbarrier.test_wait")) {
+      idiom = "asm-tma", role = "wait";
+    } else if (starts("mbarrier.arrive")) {
+      idiom = "asm-tma", role = "arrive";
+    } else if (starts("fence.proxy.async")) {
+      idiom = "asm-tma", role = "fence";
+    } else if (starts("fence.mbarrier_init")) {
+      idiom = "asm-tma", role = "init";
+    } else {
+      continue;
+    }
+    h.s.count = join(h.count);
+    add_hit(f, ui, i, ln, cl, idiom, role, op, std::move(h));
+  }
+}
+
+/// The template argument text of `name<...>` at t[i] (i at the name), or "".
+std::vector<std::string> template_arg(const toks& t, std::size_t i, int which = 0) {
+  if (i + 1 >= t.size() || !is(t[i + 1], "<")) return {};
+  const std::size_t e = skip_angles(t, i + 1);
+  std::vector<std::string> cur;
+  int n = 0, d = 0;
+  for (std::size_t k = i + 2; k + 1 < e; ++k) {
+    if (is(t[k], "<") || is(t[k], "(")) ++d;
+    if (is(t[k], ">") || is(t[k], ")")) --d;
+    if (is(t[k], ",") && d == 0) {
+      if (n == which) return cur;
+      cur.clear();
+      ++n;
+      continue;
+    }
+    cur.push_back(t[k].text);
+  }
+  return n == which ? cur : std::vector<std::string>{};
+}
+
+/// The `(` of a call of the name at t[i] (after an optional template argument list), or 0.
+std::size_t call_paren(const toks& t, std::size_t i) {
+  std::size_t k = i + 1;
+  if (k < t.size() && is(t[k], "<")) k = skip_angles(t, k);
+  return k < t.size() && k > i && is(t[k], "(") ? k : 0;
+}
+
+std::string bytes_of(const file_ctx& f, const std::vector<std::string>& size) {
+  for (std::size_t k = 0; k + 2 < size.size(); ++k)
+    if (size[k] == "aligned_size_t") {
+      // cuda::aligned_size_t<N>(bytes): the bytes.
+      std::size_t m = k + 1;
+      int d = 0;
+      for (; m < size.size(); ++m) {
+        if (size[m] == "<") ++d;
+        else if (size[m] == ">" && --d == 0) break;
+      }
+      if (m + 2 < size.size() && size[m + 1] == "(")
+        return join(std::vector<std::string>(size.begin() + long(m) + 2, size.end() - 1));
+    }
+  (void)f;
+  return join(size);
+}
+
+std::string alignment_of_size(const file_ctx& f, const std::vector<std::string>& size, bool byte_ptr, int fn) {
+  for (std::size_t k = 0; k + 2 < size.size(); ++k)
+    if (size[k] == "aligned_size_t") return "guaranteed " + size[k + 2] + " B by cuda::aligned_size_t";
+  if (size.size() == 1 && has_var(f.aligned_vars, size[0], fn)) return "guaranteed by cuda::aligned_size_t (" + size[0] + ")";
+  return byte_ptr ? "none: byte pointers and a plain size (CCCL copies byte by byte)"
+                  : "alignof(element) only: a plain size, no cuda::aligned_size_t";
+}
+
+bool byte_expr(const file_ctx& f, const std::vector<std::string>& e, int fn) {
+  for (std::size_t k = 0; k < e.size(); ++k) {
+    if ((e[k] == "reinterpret_cast" || e[k] == "static_cast" || e[k] == "const_cast") && k + 1 < e.size() && e[k + 1] == "<") {
+      bool byte = false;
+      for (std::size_t m = k + 2; m < e.size() && e[m] != ">"; ++m) byte |= byte_type_word(e[m]);
+      return byte;
+    }
+    if (e[k] == "(" && k + 2 < e.size() && byte_type_word(e[k + 1])) {  // C-style (char*)p
+      std::size_t m = k + 1;
+      while (m < e.size() && (byte_type_word(e[m]) || e[m] == "const" || e[m] == "unsigned" || e[m] == "std" || e[m] == "::")) ++m;
+      if (m < e.size() && e[m] == "*") return true;
+    }
+  }
+  const std::string r = root_of(e);
+  return !r.empty() && has_var(f.byte_vars, r, fn);
+}
+
+void scan_unit(file_ctx& f, int ui) {
+  const toks& t = f.units[std::size_t(ui)].t;
+  const unit& u = f.units[std::size_t(ui)];
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const token& k = t[i];
+    if (!is_ident(k)) continue;
+    if (k.text == "asm" || k.text == "__asm__" || k.text == "__asm") {
+      scan_asm(f, ui, i);
+      continue;
+    }
+    if (u.def_names.count(i)) continue;  // the name of a function being defined
+    const bool member = i > 0 && (is(t[i - 1], ".") || is(t[i - 1], "->"));
+    const std::size_t paren = call_paren(t, i);
+    auto args = [&] { return paren ? args_at(t, paren) : std::vector<std::vector<std::string>>{}; };
+    auto arg = [&](const std::vector<std::vector<std::string>>& a, std::size_t n) { return n < a.size() ? a[n] : std::vector<std::string>{}; };
+    if (member) {
+      // Member calls on a cuda::pipeline variable (cuda::barrier members are found after memcpy_async).
+      const std::string obj = i >= 2 ? t[i - 2].text : "";
+      static const std::map<std::string, std::string> pipe_roles = {
+          {"producer_acquire", "acquire"}, {"producer_commit", "commit"},  {"consumer_wait", "wait"},
+          {"consumer_wait_for", "wait"},   {"consumer_wait_until", "wait"}, {"consumer_release", "release"}};
+      if (has_var(f.pipe_vars, obj, u.owner[i]) && pipe_roles.count(k.text) && paren)
+        add_hit(f, ui, i, k.line, k.column, "cuda-pipeline", pipe_roles.at(k.text), obj + t[i - 1].text + k.text);
+      continue;
+    }
+    std::size_t qb = i;
+    const std::string q = qualified(f, t, i, qb);
+    const int line = t[qb].line, col = t[qb].column;
+    hit h;
+    // ---- <cuda_pipeline_primitives.h>
+    if (q == "__pipeline_memcpy_async" && paren) {
+      const auto a = args();
+      h.dst = arg(a, 0);
+      h.s.bytes = join(arg(a, 2));
+      h.s.zero_fill = a.size() > 3 ? "yes (zfill argument " + join(a[3]) + ")" : "no";
+      h.s.alignment = h.s.bytes + " B required (4, 8 or 16), not checked by a type";
+      add_hit(f, ui, i, line, col, "pipeline-primitives", "copy", q, std::move(h));
+    } else if (q == "__pipeline_commit" && paren) {
+      add_hit(f, ui, i, line, col, "pipeline-primitives", "commit", q);
+    } else if (q == "__pipeline_wait_prior" && paren) {
+      h.count = arg(args(), 0);
+      h.s.count = join(h.count);
+      add_hit(f, ui, i, line, col, "pipeline-primitives", "wait", q, std::move(h));
+    } else if (q == "__pipeline_arrive_on" && paren) {
+      add_hit(f, ui, i, line, col, "pipeline-primitives", "arrive", q);
+    }
+    // ---- libcu++: cuda::memcpy_async with a pipeline or a barrier; pipelines; TMA helpers
+    else if ((q == "cuda::memcpy_async" || q == "cuda::device::memcpy_async_tx") && paren) {
+      const auto a = args();
+      const bool tx = q == "cuda::device::memcpy_async_tx";
+      const std::size_t d0 = (!tx && a.size() == 5) ? 1 : 0;  // memcpy_async(group, dst, src, size, pipe)
+      h.dst = arg(a, d0);
+      h.args = a;
+      const auto size = arg(a, d0 + 2);
+      const auto sync = arg(a, d0 + 3);
+      const std::string obj = root_of(sync);
+      const bool bytes = byte_expr(f, arg(a, d0), u.owner[i]) || byte_expr(f, arg(a, d0 + 1), u.owner[i]);
+      h.s.bytes = bytes_of(f, size);
+      h.s.alignment = alignment_of_size(f, size, bytes, u.owner[i]);
+      h.s.zero_fill = "no";
+      std::string idiom;
+      if (tx) idiom = "cuda-tma";
+      else if (has_var(f.pipe_vars, obj, u.owner[i])) idiom = "cuda-pipeline";
+      else if (has_var(f.barrier_vars, obj, u.owner[i])) idiom = "cuda-barrier";
+      else idiom = lower(obj).find("bar") != std::string::npos ? "cuda-barrier" : "cuda-pipeline";
+      h.sync_obj = obj;
+      add_hit(f, ui, i, line, col, idiom, tx ? "bulk-copy" : "copy", q, std::move(h));
+    } else if (q == "cuda::make_pipeline" && paren) {
+      add_hit(f, ui, i, line, col, "cuda-pipeline", "state", q);
+    } else if (q == "cuda::pipeline_shared_state") {
+      h.s.stages = join(template_arg(t, i, 1));
+      add_hit(f, ui, i, line, col, "cuda-pipeline", "state", q, std::move(h));
+    } else if ((q == "cuda::pipeline_consumer_wait_prior") && paren) {
+      h.count = template_arg(t, i, 0);
+      h.s.count = join(h.count);
+      add_hit(f, ui, i, line, col, "cuda-pipeline", "wait", q, std::move(h));
+    } else if (q == "cuda::device::barrier_arrive_tx" && paren) {
+      add_hit(f, ui, i, line, col, "cuda-tma", "expect-tx", q);
+    } else if ((q.rfind("cuda::ptx::", 0) == 0 || q.rfind("cuda::device::experimental::", 0) == 0 ||
+                q.rfind("cuda::device::", 0) == 0) && paren) {
+      const std::string n = q.substr(q.rfind("::") + 2);
+      const auto a = args();
+      std::string role;
+      if (n.rfind("cp_async_bulk_tensor", 0) == 0) {
+        role = n.find("shared_to_global") != std::string::npos ? "bulk-store" : "tensor-copy";
+        h.dst = arg(a, q.rfind("cuda::ptx::", 0) == 0 ? 2 : 0);
+        h.s.zero_fill = "yes (the tensor map's out-of-bounds fill)";
+      } else if (n == "cp_async_bulk_commit_group") role = "commit";
+      else if (n.rfind("cp_async_bulk_wait_group", 0) == 0) role = "wait", h.count = template_arg(t, i, 0);
+      else if (n.rfind("cp_async_bulk", 0) == 0) {
+        const bool store = a.size() > 1 && join(a[0]).find("global") != std::string::npos &&
+                           join(a[1]).find("shared") != std::string::npos;
+        role = store ? "bulk-store" : "bulk-copy";
+        h.dst = arg(a, 2);
+        h.s.bytes = join(arg(a, 4));
+        h.s.zero_fill = "no";
+      } else if (n == "mbarrier_init" || n == "fence_mbarrier_init") role = "init";
+      else if (n == "mbarrier_arrive_expect_tx" || n == "mbarrier_expect_tx") role = "expect-tx";
+      else if (n == "mbarrier_try_wait_parity" || n == "mbarrier_test_wait_parity") role = "wait-parity", h.count = arg(a, a.size() > 2 ? a.size() - 1 : 1);
+      else if (n == "mbarrier_try_wait" || n == "mbarrier_test_wait") role = "wait";
+      else if (n == "mbarrier_arrive") role = "arrive";
+      else if (n.rfind("fence_proxy_async", 0) == 0) role = "fence";
+      if (!role.empty()) {
+        h.s.count = join(h.count);
+        h.args = a;
+        add_hit(f, ui, i, line, col, "cuda-tma", role, q, std::move(h));
+      }
+    }
+    // ---- cooperative groups
+    else if ((q == "cooperative_groups::memcpy_async" || (f.using_cg && q == "memcpy_async")) && paren) {
+      const auto a = args();
+      h.dst = arg(a, 1);
+      const bool five = a.size() == 5;  // memcpy_async(group, dst, dst_size, src, src_size)
+      const auto size = arg(a, five ? 4 : 3);
+      const bool bytes = byte_expr(f, arg(a, 1), u.owner[i]) || byte_expr(f, arg(a, five ? 3 : 2), u.owner[i]);
+      h.s.bytes = bytes_of(f, size);
+      h.s.alignment = alignment_of_size(f, size, bytes, u.owner[i]);
+      h.s.zero_fill = five ? "yes (dst_size beyond src_size is zero-filled)" : "no";
+      h.args = a;
+      add_hit(f, ui, i, line, col, "cooperative-groups", "copy", "cooperative_groups::memcpy_async", std::move(h));
+    } else if ((q == "cooperative_groups::wait" || (f.using_cg && q == "wait" && qb == i)) && paren) {
+      h.count = {"0"};
+      h.s.count = "0";
+      add_hit(f, ui, i, line, col, "cooperative-groups", "wait", "cooperative_groups::wait", std::move(h));
+    } else if ((q == "cooperative_groups::wait_prior" || (f.using_cg && q == "wait_prior")) && paren) {
+      h.count = template_arg(t, i, 0);
+      h.s.count = join(h.count);
+      add_hit(f, ui, i, line, col, "cooperative-groups", "wait", "cooperative_groups::wait_prior", std::move(h));
+    }
+    // ---- CUTLASS / CuTe
+    else if ((k.text == "cp_async_fence") && paren) {
+      add_hit(f, ui, i, line, col, "cutlass", "commit", q);
+    } else if ((k.text == "cp_async_wait") && paren) {
+      h.count = template_arg(t, i, 0);
+      h.s.count = join(h.count);
+      add_hit(f, ui, i, line, col, "cutlass", "wait", q, std::move(h));
+    } else if ((q == "cutlass::arch::cp_async" || q == "cutlass::arch::cp_async_zfill" || q == "arch::cp_async" ||
+                q == "arch::cp_async_zfill") && paren) {
+      h.s.bytes = join(template_arg(t, i, 0));
+      h.s.zero_fill = k.text == "cp_async_zfill" ? "yes (cp_async_zfill)" : "no";
+      h.dst = arg(args(), 0);
+      add_hit(f, ui, i, line, col, "cutlass", "copy", q, std::move(h));
+    } else if (k.text.rfind("SM80_CP_ASYNC_", 0) == 0 && !(i > 0 && (is(t[i - 1], "struct") || is(t[i - 1], "class")))) {
+      h.s.zero_fill = k.text.find("ZFILL") != std::string::npos ? "yes (ZFILL atom)" : "no";
+      h.s.bytes = join(template_arg(t, i, 0));
+      add_hit(f, ui, i, line, col, "cutlass", "copy", k.text, std::move(h));
+    } else if ((k.text.rfind("SM90_TMA_LOAD", 0) == 0 || k.text.rfind("SM90_BULK_COPY", 0) == 0) &&
+               !(i > 0 && (is(t[i - 1], "struct") || is(t[i - 1], "class")))) {
+      h.s.zero_fill = k.text.rfind("SM90_TMA", 0) == 0 ? "yes (the tensor map's out-of-bounds fill)" : "no";
+      add_hit(f, ui, i, line, col, "cutlass", k.text.rfind("SM90_TMA", 0) == 0 ? "tensor-copy" : "bulk-copy", k.text, std::move(h));
+    } else if (k.text == "PipelineTmaAsync" || k.text == "PipelineAsync") {
+      h.s.stages = join(template_arg(t, i, 0));
+      add_hit(f, ui, i, line, col, "cutlass", "state", q, std::move(h));
+    }
+  }
+}
+
+/// cuda::barrier members and init() on the barriers that complete a cuda::memcpy_async.
+void scan_barrier_members(file_ctx& f) {
+  std::set<std::pair<int, std::string>> used;  // (function, barrier) pairs that complete a copy
+  for (const hit& h : f.hits)
+    if (h.s.idiom == "cuda-barrier" && h.s.role == "copy") used.insert({h.fn, h.sync_obj});
+  if (used.empty()) return;
+  for (int ui = 0; ui < int(f.units.size()); ++ui) {
+    const toks& t = f.units[std::size_t(ui)].t;
+    for (std::size_t i = 2; i < t.size(); ++i) {
+      if (!is_ident(t[i]) || !call_paren(t, i)) continue;
+      const int fn = f.units[std::size_t(ui)].owner[i];
+      if ((is(t[i - 1], ".") || is(t[i - 1], "->")) && used.count({fn, t[i - 2].text})) {
+        const std::string& m = t[i].text;
+        const std::string role = m == "arrive_and_wait" || m == "wait" ? "wait" : m == "arrive" ? "arrive" : "";
+        if (!role.empty()) add_hit(f, ui, i, t[i].line, t[i].column, "cuda-barrier", role, t[i - 2].text + t[i - 1].text + m);
+      } else if (t[i].text == "init" && !is(t[i - 1], "::")) {
+        const auto a = args_at(t, call_paren(t, i));
+        if (!a.empty() && used.count({fn, root_of(a[0])})) add_hit(f, ui, i, t[i].line, t[i].column, "cuda-barrier", "init", "init");
+      }
+    }
+  }
+}
+
+// ---- whole function facts ------------------------------------------------------------------------
+
+struct fn_facts {
+  std::set<std::string> loop_vars;   ///< for (int i = ...) and variables computed from them
+  std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>> loop_scope;  ///< token ranges where each is live
+  std::string stages;                ///< stage count as written ("" unknown)
+  std::string stage_symbol;          ///< the identifier the stage count is named by ("" for a literal)
+};
+
+fn_facts facts_of(const file_ctx& f, int fi, const std::vector<const hit*>& hits) {
+  fn_facts r;
+  const fn_def& d = f.fns[std::size_t(fi)];
+  const toks& t = f.units[std::size_t(d.unit)].t;
+  const std::size_t b = d.begin, e = std::min(d.end, t.size());
+  for (std::size_t i = b; i + 2 < e; ++i) {
+    if (is(t[i], "for") && is(t[i + 1], "(")) {
+      const std::size_t c = match_fwd(t, i + 1);
+      for (std::size_t k = i + 2; k < c && !is(t[k], ";"); ++k)
+        if (is_ident(t[k]) && k + 1 < c && (is(t[k + 1], "=") || is(t[k + 1], ":") || is(t[k + 1], "{"))) {
+          r.loop_vars.insert(t[k].text);
+          std::size_t end = c + 1;
+          if (end < e && is(t[end], "{")) end = match_fwd(t, end);
+          else
+            for (int d = 0; end < e; ++end) {
+              if (is(t[end], "(") || is(t[end], "{")) ++d;
+              else if (is(t[end], ")") || is(t[end], "}")) --d;
+              else if (is(t[end], ";") && d <= 0) break;
+            }
+          r.loop_scope[t[k].text].emplace_back(i, end);
+          break;
+        }
+    }
+  }
+  // One level of derivation: `x = ... i ...;` with i a loop variable.
+  for (std::size_t i = b; i + 2 < e; ++i) {
+    if (!is_ident(t[i]) || !is(t[i + 1], "=") || r.loop_vars.count(t[i].text)) continue;
+    for (std::size_t k = i + 2; k < e && !is(t[k], ";") && !is(t[k], ","); ++k)
+      if (r.loop_vars.count(t[k].text)) {
+        r.loop_vars.insert(t[i].text);
+        for (const auto& sc : r.loop_scope[t[k].text])
+          if (sc.first <= i && i < sc.second) r.loop_scope[t[i].text].emplace_back(i, sc.second);
+        break;
+      }
+  }
+  // Stage count: a cuda::pipeline_shared_state / PipelineTmaAsync argument, a ring index `% X`, a
+  // stage-named template parameter, or a stage-named constant used in the body.
+  for (const hit* h : hits)
+    if (!h->s.stages.empty()) r.stages = h->s.stages;
+  auto symbol_ok = [&](const std::string& x) {
+    return stage_like(x) || std::find(d.tparams.begin(), d.tparams.end(), x) != d.tparams.end();
+  };
+  if (r.stages.empty())
+    for (std::size_t i = b; i + 1 < e; ++i)
+      if (is(t[i], "%") && is_ident(t[i + 1]) && stage_like(t[i + 1].text) && !(i + 2 < e && is(t[i + 2], "("))) {
+        r.stages = t[i + 1].text;
+        break;
+      }
+  if (r.stages.empty())
+    for (const auto& p : d.tparams)
+      if (stage_like(p)) r.stages = p;
+  if (r.stages.empty())
+    for (std::size_t i = b; i < e; ++i)
+      if (is_ident(t[i]) && stage_like(t[i].text) && f.constants.count(t[i].text)) {
+        r.stages = t[i].text;
+        break;
+      }
+  (void)symbol_ok;
+  if (!r.stages.empty() && !eval({r.stages}, {}).has_value()) r.stage_symbol = r.stages;
+  return r;
+}
+
+std::string stages_text(const file_ctx& f, const fn_facts& x) {
+  if (x.stages.empty()) return {};
+  if (auto v = eval({x.stages}, f.constants); v && !x.stage_symbol.empty()) return x.stages + " = " + std::to_string(*v);
+  return x.stages;
+}
+
+/// Does `e` use a loop counter of a loop that encloses token `at`? Lambda arguments (with a body) are skipped.
+bool mentions(const std::vector<std::string>& e, const fn_facts& x, std::size_t at, std::string* which) {
+  if (std::find(e.begin(), e.end(), "{") != e.end()) return false;
+  for (const auto& v : e) {
+    auto it = x.loop_scope.find(v);
+    if (it == x.loop_scope.end()) continue;
+    for (const auto& sc : it->second)
+      if (sc.first <= at && at < sc.second) {
+        if (which) *which = v;
+        return true;
+      }
+  }
+  return false;
+}
+
+}  // namespace
+
+const std::vector<std::string>& idiom_names() {
+  static const std::vector<std::string> v = {"asm-cp-async", "asm-tma",           "pipeline-primitives", "cuda-pipeline",
+                                             "cuda-barrier", "cuda-tma",          "cooperative-groups",  "cutlass"};
+  return v;
+}
+
+const std::vector<std::string>& hazard_names() {
+  static const std::vector<std::string> v = {"parity-from-loop-counter", "wait-count-mismatch", "generic-store-before-bulk-copy",
+                                             "untyped-memcpy-async"};
+  return v;
+}
+
+report scan(const std::vector<source_file>& files) {
+  report rep;
+  std::vector<file_ctx> ctx(files.size());
+  for (std::size_t n = 0; n < files.size(); ++n) {
+    file_ctx& f = ctx[n];
+    f.path = files[n].path;
+    rep.files.push_back(f.path);
+    f.lx = lex(files[n].text);
+    for (const auto& dg : f.lx.diagnostics) rep.warnings.push_back(f.path + ":" + std::to_string(dg.line) + ": " + dg.message);
+    unit code;
+    for (const token& k : f.lx.tokens)
+      if (k.directive < 0) code.t.push_back(k);
+    f.units.push_back(std::move(code));
+    find_functions(f, 0);
+    read_directives(f);
+    read_variables(f);
+    for (int ui = 0; ui < int(f.units.size()); ++ui) scan_unit(f, ui);
+    scan_barrier_members(f);
+  }
+
+  // ---- visibility: a file sees its own wrappers and those of the scanned files it includes
+  auto norm = [](std::string p) {
+    std::replace(p.begin(), p.end(), '\\', '/');
+    return p;
+  };
+  std::vector<std::set<std::size_t>> sees(ctx.size());
+  for (std::size_t a = 0; a < ctx.size(); ++a) {
+    std::vector<std::size_t> todo{a};
+    sees[a].insert(a);
+    while (!todo.empty()) {
+      const std::size_t x = todo.back();
+      todo.pop_back();
+      for (const std::string& inc : ctx[x].includes) {
+        const std::string want = norm(inc);
+        for (std::size_t b = 0; b < ctx.size(); ++b) {
+          const std::string p = norm(ctx[b].path);
+          const bool match = p == want || (p.size() > want.size() && p.compare(p.size() - want.size(), want.size(), want) == 0 &&
+                                            p[p.size() - want.size() - 1] == '/');
+          if (match && sees[a].insert(b).second) todo.push_back(b);
+        }
+      }
+    }
+  }
+
+  // ---- wrappers, to a fixed point
+  struct wkey {
+    std::size_t file;
+    int fn;
+  };
+  std::map<std::pair<std::size_t, int>, wrapper> wraps;  // (file, fn) -> wrapper
+  auto can_wrap = [&](std::size_t fi, int fn) {
+    const fn_def& d = ctx[fi].fns[std::size_t(fn)];
+    return !d.global && (d.macro || !d.name.empty());
+  };
+  auto note = [](std::vector<std::string>& v, const std::string& x) {
+    if (!x.empty() && std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+  };
+  for (std::size_t fi = 0; fi < ctx.size(); ++fi)
+    for (const hit& h : ctx[fi].hits)
+      if (can_wrap(fi, h.fn)) {
+        wrapper& w = wraps[{fi, h.fn}];
+        const fn_def& d = ctx[fi].fns[std::size_t(h.fn)];
+        w.file = ctx[fi].path, w.line = d.line, w.name = d.name, w.macro = d.macro;
+        note(w.idioms, h.s.idiom);
+        note(w.roles, h.s.role);
+      }
+  // Calls of wrappers: a name (not a member, not a definition) followed by `(`, or a macro name.
+  std::set<std::tuple<std::size_t, int, std::size_t>> primitive_at;  // (file, unit, token) of every primitive
+  for (std::size_t fi = 0; fi < ctx.size(); ++fi)
+    for (const hit& h : ctx[fi].hits) primitive_at.insert({fi, h.unit, h.tok});
+  std::vector<hit> calls_found;
+  for (bool changed = true; changed;) {
+    changed = false;
+    calls_found.clear();
+    std::map<std::string, std::vector<std::pair<std::size_t, int>>> by_name;
+    for (const auto& [key, w] : wraps) {
+      // porter's own API (namespace porter) is what a port is written in: calling it is no site.
+      const std::string& ns = ctx[key.first].fns[std::size_t(key.second)].ns;
+      if (ns == "porter" || ns.rfind("porter::", 0) == 0) continue;
+      by_name[w.name].push_back(key);
+    }
+    for (std::size_t fi = 0; fi < ctx.size(); ++fi) {
+      file_ctx& f = ctx[fi];
+      for (int ui = 0; ui < int(f.units.size()); ++ui) {
+        const unit& u = f.units[std::size_t(ui)];
+        const toks& t = u.t;
+        for (std::size_t i = 0; i < t.size(); ++i) {
+          if (!is_ident(t[i]) || u.def_names.count(i) || u.owner[i] < 0 || primitive_at.count({fi, ui, i})) continue;
+          if (i > 0 && (is(t[i - 1], ".") || is(t[i - 1], "->"))) continue;
+          auto it = by_name.find(t[i].text);
+          if (it == by_name.end()) continue;
+          const wrapper* w = nullptr;
+          std::pair<std::size_t, int> wk{};
+          for (const auto& key : it->second)
+            if (sees[fi].count(key.first)) {
+              const fn_def& wd = ctx[key.first].fns[std::size_t(key.second)];
+              if (!(key.first == fi && key.second == u.owner[i])) {  // not a recursive use inside itself
+                const std::size_t p = call_paren(t, i);
+                if (wd.macro || p) {
+                  w = &wraps.at(key);
+                  wk = key;
+                  break;
+                }
+              }
+            }
+          if (!w) continue;
+          hit h;
+          h.fn = u.owner[i];
+          h.unit = ui;
+          h.tok = i;
+          std::size_t qb = i;
+          (void)qualified(f, t, i, qb);
+          h.s.file = f.path;
+          h.s.line = t[qb].line;
+          h.s.column = t[qb].column;
+          h.s.idiom = w->idioms.empty() ? "" : w->idioms.front();
+          h.s.role = "call";
+          h.s.construct = t[i].text + (w->macro ? " (macro)" : "()");
+          h.s.function = f.fns[std::size_t(h.fn)].name;
+          h.s.via = w->name;
+          h.s.via_at = w->file + ":" + std::to_string(w->line);
+          if (const std::size_t p = call_paren(t, i)) h.args = args_at(t, p);
+          if (!h.args.empty()) h.dst = h.args[0];
+          {
+            std::string roles;
+            for (const auto& r : w->roles) roles += (roles.empty() ? "" : ", ") + r;
+            h.s.completion = completion_of(h.s.idiom, w->roles.empty() ? "" : w->roles.front());
+            const bool copies = std::any_of(w->roles.begin(), w->roles.end(), [](const std::string& r) {
+              return r == "copy" || r == "bulk-copy" || r == "tensor-copy";
+            });
+            const bool waits = std::any_of(w->roles.begin(), w->roles.end(), [](const std::string& r) {
+              return r == "wait" || r == "wait-parity";
+            });
+            const bool loop = waits && std::any_of(w->roles.begin(), w->roles.end(), [](const std::string& r) {
+              return r == "commit" || r == "call";
+            });
+            h.s.porter = loop ? "porter::run_pipeline(pipe, steps, issue, body) (or porter::for_each_tile): the whole multistage loop"
+                              : porter_for(copies ? "copy" : w->roles.empty() ? "" : w->roles.front());
+            h.s.construct += " wraps " + roles;
+          }
+          calls_found.push_back(h);
+          if (can_wrap(fi, h.fn) && !wraps.count({fi, h.fn})) {
+            wrapper nw;
+            const fn_def& d = f.fns[std::size_t(h.fn)];
+            nw.file = f.path, nw.line = d.line, nw.name = d.name, nw.macro = d.macro;
+            for (const auto& x : w->idioms) note(nw.idioms, x);
+            note(nw.roles, "call");
+            for (const auto& x : w->roles) note(nw.roles, x);
+            wraps[{fi, h.fn}] = nw;
+            changed = true;
+          } else if (can_wrap(fi, h.fn)) {
+            wrapper& ow = wraps.at({fi, h.fn});
+            const std::size_t before = ow.idioms.size() + ow.roles.size();
+            for (const auto& x : w->idioms) note(ow.idioms, x);
+            note(ow.roles, "call");
+            for (const auto& x : w->roles) note(ow.roles, x);
+            if (ow.idioms.size() + ow.roles.size() != before) changed = true;
+          }
+        }
+      }
+    }
+  }
+  for (hit& c : calls_found)
+    for (file_ctx& f : ctx)
+      if (f.path == c.s.file) {
+        f.hits.push_back(c);
+        break;
+      }
+
+  // ---- sites, wrapped primitives and hazards, per function
+  for (std::size_t fi = 0; fi < ctx.size(); ++fi) {
+    file_ctx& f = ctx[fi];
+    std::map<int, std::vector<const hit*>> per_fn;
+    for (const hit& h : f.hits) per_fn[h.fn].push_back(&h);
+    for (auto& [fn, hs] : per_fn) {
+      const fn_facts x = facts_of(f, fn, hs);
+      const bool wrapped = wraps.count({fi, fn}) > 0;
+      const std::string where = f.fns[std::size_t(fn)].name;
+      auto hazard_at = [&](int line, std::string id, std::string msg, std::string fix) {
+        rep.hazards.push_back({f.path, line, std::move(id), where, std::move(msg), std::move(fix)});
+      };
+      bool fenced = false;
+      for (const hit* h : hs) {
+        if (h->s.role == "fence") fenced = true;
+        if (h->s.role == "call") {
+          const wrapper* w = nullptr;
+          for (const auto& [key, ww] : wraps)
+            if (ww.name == h->s.via && sees[fi].count(key.first)) w = &ww;
+          if (w && std::find(w->roles.begin(), w->roles.end(), "fence") != w->roles.end()) fenced = true;
+        }
+      }
+      std::set<std::string> bulk_roots;
+      for (const hit* h : hs) {
+        site s = h->s;
+        s.in_wrapper = wrapped;
+        s.stages = stages_text(f, x);
+        // parity-from-loop-counter
+        const wrapper* w = nullptr;
+        if (s.role == "call")
+          for (const auto& [key, ww] : wraps)
+            if (ww.name == s.via && sees[fi].count(key.first)) w = &ww;
+        auto wraps_role = [&](const char* r) { return w && std::find(w->roles.begin(), w->roles.end(), r) != w->roles.end(); };
+        std::string var;
+        if (s.role == "wait-parity" && mentions(h->count, x, h->tok, &var)) {
+          hazard_at(s.line, "parity-from-loop-counter",
+                    "the wait parity `" + join(h->count) + "` is computed from the loop counter `" + var +
+                        "`: it is right only while every step waits exactly once per pass, in order",
+                    "porter's consumer_wait() returns a token that carries the stage and its phase; no parity is written");
+        } else if (s.role == "call" && wraps_role("wait-parity") && h->args.size() > 1) {
+          for (std::size_t a = 1; a < h->args.size(); ++a)
+            if (mentions(h->args[a], x, h->tok, &var)) {
+              hazard_at(s.line, "parity-from-loop-counter",
+                        "the parity argument `" + join(h->args[a]) + "` of " + s.via + " (a wait on an mbarrier phase) is computed from the loop counter `" +
+                            var + "`",
+                        "porter's consumer_wait() returns a token that carries the stage and its phase; no parity is written");
+              break;
+            }
+        }
+        // wait-count-mismatch
+        if (s.role == "wait" && !h->count.empty() && !x.stages.empty()) {
+          const auto wv = eval(h->count, f.constants);
+          const auto sv = eval({x.stages}, f.constants);
+          const auto ws = symbolic(h->count);
+          std::string why;
+          if (wv && sv && *wv >= *sv && *wv > 0)
+            why = "waits until at most " + std::to_string(*wv) + " groups are pending, but the ring has " + std::to_string(*sv) +
+                  " stages: the oldest stage is never waited for";
+          else if (wv && !sv && *wv > 0)
+            why = "is the constant " + std::to_string(*wv) + " while the stage count is " + x.stages +
+                  ": it matches one value of " + x.stages + " only";
+          else if (!wv && ws && ws->first == x.stages && ws->second >= 0)
+            why = "is `" + join(h->count) + "`: with " + x.stages + " stages at least " + x.stages +
+                  " groups may stay pending, so the oldest stage is never waited for";
+          else if (!wv && ws && !sv && ws->first != x.stages && !stage_like(ws->first) && !f.constants.count(ws->first) &&
+                   std::find(f.fns[std::size_t(fn)].tparams.begin(), f.fns[std::size_t(fn)].tparams.end(), ws->first) ==
+                       f.fns[std::size_t(fn)].tparams.end())
+            why.clear();
+          if (!why.empty())
+            hazard_at(s.line, "wait-count-mismatch", "the wait count of " + s.construct + " " + why,
+                      "porter's consumer_wait() waits for exactly the oldest stage; the count follows the pipeline's stages");
+        }
+        // untyped-memcpy-async
+        if ((s.construct == "cuda::memcpy_async" || s.construct == "cooperative_groups::memcpy_async") &&
+            s.alignment.rfind("none:", 0) == 0)
+          hazard_at(s.line, "untyped-memcpy-async",
+                    s.construct + " on a void*/char* buffer with a plain size (" + s.bytes +
+                        "): no cuda::aligned_size_t, so CCCL copies byte by byte (no cp.async)",
+                    "porter's copies take the alignment from the tiled_source's layout and the box type; 16-byte chunks when both sides allow");
+        // generic-store-before-bulk-copy: remember the destinations of bulk copies
+        if (s.role == "bulk-copy" || s.role == "tensor-copy" || (s.role == "call" && (wraps_role("bulk-copy") || wraps_role("tensor-copy")))) {
+          const std::string r = root_of(h->dst);
+          if (!r.empty()) bulk_roots.insert(r);
+        }
+        (wrapped ? rep.wrapped : rep.sites).push_back(std::move(s));
+      }
+      if (!bulk_roots.empty() && !fenced) {
+        const fn_def& d = f.fns[std::size_t(fn)];
+        const toks& t = f.units[std::size_t(d.unit)].t;
+        for (std::size_t i = d.begin; i + 1 < std::min(d.end, t.size()); ++i) {
+          if (!is_ident(t[i]) || !bulk_roots.count(t[i].text) || (i > 0 && (is(t[i - 1], ".") || is(t[i - 1], "->") || is(t[i - 1], "::"))))
+            continue;
+          std::size_t k = i + 1;
+          bool indexed = false;
+          while (k < t.size() && is(t[k], "[")) {
+            k = match_fwd(t, k) + 1;
+            indexed = true;
+          }
+          static const std::set<std::string> assign = {"=", "+=", "-=", "*=", "/=", "|=", "&=", "^="};
+          if (indexed && k < t.size() && assign.count(t[k].text)) {
+            hazard_at(t[i].line, "generic-store-before-bulk-copy",
+                      "`" + t[i].text + "` is written with generic stores and refilled by a bulk copy, and this " +
+                          (d.macro ? "macro" : "function") + " has no fence.proxy.async between the two proxies",
+                      "porter's tma lowering fences (fence.proxy.async) wherever its own thread stores share a stage with bulk copies");
+            break;
+          }
+        }
+      }
+    }
+  }
+  for (const auto& [key, w] : wraps) rep.wrappers.push_back(w);
+  auto by_pos = [](const auto& a, const auto& b) { return std::tie(a.file, a.line) < std::tie(b.file, b.line); };
+  auto by_site = [](const site& a, const site& b) { return std::tie(a.file, a.line, a.column) < std::tie(b.file, b.line, b.column); };
+  std::stable_sort(rep.sites.begin(), rep.sites.end(), by_site);
+  std::stable_sort(rep.wrapped.begin(), rep.wrapped.end(), by_site);
+  std::stable_sort(rep.wrappers.begin(), rep.wrappers.end(), by_pos);
+  std::stable_sort(rep.hazards.begin(), rep.hazards.end(), by_pos);
+  return rep;
+}
+
+}  // namespace porter_port
