@@ -9,6 +9,7 @@
 // the hazards, which need the whole function (loop counters, stage count, fences).
 #include "porter_port/scanner.hpp"
 
+#include <cstdint>
 #include <algorithm>
 #include <cctype>
 #include <map>
