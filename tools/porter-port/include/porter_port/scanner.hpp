@@ -14,6 +14,8 @@
 // calls in its own file and in the scanned files that include its file (#include paths matched by
 // suffix), so a header of instruction wrappers (porter's backends/isa/ptx) gives no site at all.
 #pragma once
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
