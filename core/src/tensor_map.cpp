@@ -100,6 +100,10 @@ void encode_tensor_map(const source_desc& d, int split_rows, void* out) {
   std::string why;
   encode_fn enc = get_encoder(&why);
   if (!enc) throw error(errc::driver, "tma.encode", why);
+  // cuTensorMapEncodeTiled needs a current context (CUDA_ERROR_INVALID_CONTEXT, 201, otherwise: seen
+  // on the H200 when a source was the program's first CUDA call). cudaFree(nullptr) makes the
+  // runtime's primary context of the current device current, as any runtime call would.
+  if (cudaFree(nullptr) != cudaSuccess) cudaGetLastError();
   const tensor_map_params t = tensor_map_params_for(d, split_rows);
   const int R = t.rank;
   cuuint64_t dims[max_rank], strides[max_rank - 1];

@@ -1,11 +1,15 @@
 // porter/tma/store.hpp — the tma lowering's shared -> global stores and reductions (Hopper, sm_90+).
 //
-// 2D-5D boxes: every thread orders its writes to the shared source before the async proxy reads it
-// (fence.proxy.async.shared::cta, then a CTA barrier); thread 0 issues cp.async.bulk.tensor (store)
-// or cp.reduce.async.bulk.tensor (reduction) with the destination's tensor map, which writes only the
-// elements inside the tensor. A box whose innermost coordinate is not 16-byte aligned in bytes (TMA
-// faults on those, as for loads) is stored by the threads (porter/staged/store.hpp); an outermost
-// dimension above 256 is split as for loads (the same shared layout). 1D boxes and byte ranges:
+// 2D-5D boxes wholly inside the tensor: every thread orders its writes to the shared source before
+// the async proxy reads it (fence.proxy.async.shared::cta, then a CTA barrier); thread 0 issues
+// cp.async.bulk.tensor (store) or cp.reduce.async.bulk.tensor (reduction) with the destination's
+// tensor map; an outermost dimension above 256 is split as for loads (the same shared layout).
+// Boxes that cross an edge of the tensor, and boxes whose innermost coordinate is not 16-byte aligned
+// in bytes, are stored by the threads (porter/staged/store.hpp), which write only the elements inside
+// the tensor. Measured on the H200 (2026-12-01, CUDA 13.0, driver 580): a TMA store of a 16 x 32 box of
+// 2-byte elements at the edge of a 17 x 1 tensor raised cudaErrorIllegalInstruction, while boxes
+// inside the tensor store correctly (tests/device/test_store.cu, bench copy2d); see
+// tests/device/probe_tma_store.cu for the cases that tell which edge conditions fault. 1D boxes and byte ranges:
 // cp.async.bulk / cp.reduce.async.bulk for the part that is 16-byte aligned on both sides, thread
 // stores (atomics) for the rest and when the two sides disagree modulo 16.
 //
@@ -23,6 +27,7 @@
 
 #include "porter/box.hpp"
 #include "porter/destination.hpp"
+#include "porter/detail/box_geometry.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/ptx/bulk_store.hpp"
 #include "porter/ptx/mbarrier.hpp"
@@ -111,8 +116,9 @@ struct tma_store {
       if (hi > lo)
         bulk_range<Reduce, Op, T>(dst.data() + (std::int64_t(at[0]) + lo), tile + lo, std::size_t(hi - lo) * sizeof(T), ctx);
     } else {
-      // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary.
-      if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0) {
+      // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary; edge boxes go to
+      // the threads (file comment).
+      if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0 || !detail::box_inside<Box>(dst, at)) {
         __syncthreads();
         if constexpr (Reduce) staged_store::reduce_box_synced<Op, Box>(dst, tile, at, ctx);
         else staged_store::store_box_synced<Box>(dst, tile, at, ctx);
