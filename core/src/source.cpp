@@ -67,6 +67,14 @@ support_report validate_source(const source_desc& d) {
     if (d.elem_bytes != want)
       throw error(errc::invalid_argument, "destination.element_kind",
                   "the element kind needs " + std::to_string(want) + "-byte elements, but the elements are " + std::to_string(d.elem_bytes) + " B");
+    // Hardware reductions and atomics need naturally aligned elements (an 8-byte atomicAdd at an
+    // address 4 B past an 8-byte boundary raised cudaErrorMisalignedAddress on the H200); a float*
+    // or uint64_t* that is not so aligned is undefined behaviour in C++ already.
+    if (reinterpret_cast<std::uintptr_t>(d.ptr) % std::uintptr_t(d.elem_bytes) != 0)
+      throw error(errc::invalid_argument, "destination.element_alignment",
+                  "the first element is " + std::to_string(reinterpret_cast<std::uintptr_t>(d.ptr) % std::uintptr_t(d.elem_bytes)) +
+                      " B past a " + std::to_string(d.elem_bytes) + "-byte boundary; elements of an arithmetic type (f32, s32, u32, u64) "
+                      "must be aligned to their size (reductions are atomic on every path)");
   }
 
   support_report r;

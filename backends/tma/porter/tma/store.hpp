@@ -4,12 +4,14 @@
 // the async proxy reads it (fence.proxy.async.shared::cta, then a CTA barrier); thread 0 issues
 // cp.async.bulk.tensor (store) or cp.reduce.async.bulk.tensor (reduction) with the destination's
 // tensor map; an outermost dimension above 256 is split as for loads (the same shared layout).
-// Boxes that cross an edge of the tensor, and boxes whose innermost coordinate is not 16-byte aligned
-// in bytes, are stored by the threads (porter/staged/store.hpp), which write only the elements inside
-// the tensor. Measured on the H200 (2026-12-01, CUDA 13.0, driver 580): a TMA store of a 16 x 32 box of
-// 2-byte elements at the edge of a 17 x 1 tensor raised cudaErrorIllegalInstruction, while boxes
-// inside the tensor store correctly (tests/device/test_store.cu, bench copy2d); see
-// tests/device/probe_tma_store.cu for the cases that tell which edge conditions fault. 1D boxes and byte ranges:
+// What a TMA tensor store tolerates was measured on the H200 (2026-12-01, CUDA 13.0, driver 580,
+// tests/device/probe_tma_store.cu, a 16 x 32 box of 2-byte elements): a box inside the tensor, past
+// its end in both dimensions, or wider than a 64 x 8 tensor whose rows are 16 B: correct; any negative
+// coordinate: cudaErrorIllegalInstruction; a box wider than a 17 x 1 tensor whose rows are 2 B: wrong
+// bytes written. So a box takes cp.async.bulk.tensor only when every coordinate is >= 0, its innermost
+// coordinate is 16-byte aligned, and it ends inside the tensor's rows or those rows are a multiple of
+// 16 B; every other box is stored by the threads (porter/staged/store.hpp), which write exactly the
+// elements inside the tensor. 1D boxes and byte ranges:
 // cp.async.bulk / cp.reduce.async.bulk for the part that is 16-byte aligned on both sides, thread
 // stores (atomics) for the rest and when the two sides disagree modulo 16.
 //
@@ -73,6 +75,14 @@ struct tma_store {
     if (ctx.thread == 0) ptx::bulk_wait_group_read<N>();
     __syncthreads();
   }
+  /// Before releasing a pipeline stage that a store of every group but the newest N reads: thread 0
+  /// waits for those reads (wait_group.read N) and no CTA barrier follows. Enough because the
+  /// stage's refill is issued by thread 0 (TMA) after this wait in its program order, or written by
+  /// threads only after the pipeline's CTA barrier, which thread 0 reaches after this wait.
+  template <int N>
+  static PORTER_DEVICE void store_wait_read_before_release(const detail::copy_context& ctx) {
+    if (ctx.thread == 0) ptx::bulk_wait_group_read<N>();
+  }
   /// Every group but the newest N has written global memory; then a CTA barrier.
   template <int N>
   static PORTER_DEVICE void store_wait_write(const detail::copy_context& ctx) {
@@ -81,6 +91,19 @@ struct tma_store {
   }
 
  private:
+  // The measured rule of the file comment.
+  template <class Box>
+  static PORTER_DEVICE PORTER_FORCEINLINE bool tma_can_store(const tiled_destination<Box>& dst, const coord<Box::rank>& at) {
+    using T = typename Box::element_type;
+    constexpr int R = Box::rank;
+    bool ok = (std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 == 0;
+PORTER_UNROLL
+    for (int d = 0; d < R; ++d) ok = ok && at[d] >= 0;
+    const bool ends_inside_rows = std::int64_t(at[R - 1]) + Box::dim(R - 1) <= dst.extent[R - 1];
+    const bool rows_of_16 = (dst.extent[R - 1] * std::int64_t(sizeof(T))) % 16 == 0;
+    return ok && (ends_inside_rows || rows_of_16);
+  }
+
   // Each thread's generic writes to the shared source before the async proxy reads it (PTX ISA
   // 9.7.13.4), and every thread's before thread 0 issues: fence, then a CTA barrier.
   static PORTER_DEVICE PORTER_FORCEINLINE void to_async_proxy() {
@@ -116,9 +139,8 @@ struct tma_store {
       if (hi > lo)
         bulk_range<Reduce, Op, T>(dst.data() + (std::int64_t(at[0]) + lo), tile + lo, std::size_t(hi - lo) * sizeof(T), ctx);
     } else {
-      // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary; edge boxes go to
-      // the threads (file comment).
-      if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0 || !detail::box_inside<Box>(dst, at)) {
+      // cp.async.bulk.tensor only for the boxes the file comment says it stores correctly.
+      if (!tma_can_store<Box>(dst, at)) {
         __syncthreads();
         if constexpr (Reduce) staged_store::reduce_box_synced<Op, Box>(dst, tile, at, ctx);
         else staged_store::store_box_synced<Box>(dst, tile, at, ctx);
