@@ -34,6 +34,7 @@
 //       static void store_bytes(void* dst, const void* src, std::size_t bytes, const detail::copy_context& ctx)
 //       static void store_commit(const detail::copy_context& ctx)
 //       template <int N> static void store_wait_read(const detail::copy_context& ctx)
+//       template <int N> static void store_wait_read_before_release(const detail::copy_context& ctx)
 //       template <int N> static void store_wait_write(const detail::copy_context& ctx)
 //   * has static void after_generic_writes() (a consumer wrote into a landed stage; porter::stage_written)
 // A mismatch (say `void*` where the reference has `const void*`, a missing `static`, an added
@@ -109,6 +110,10 @@ template <class L, class = void> struct store_wait_read_of { using type = void; 
 template <class L> struct store_wait_read_of<L, std::void_t<decltype(&L::template store_wait_read<0>)>> {
   using type = decltype(&L::template store_wait_read<0>);
 };
+template <class L, class = void> struct store_wait_read_before_release_of { using type = void; };
+template <class L> struct store_wait_read_before_release_of<L, std::void_t<decltype(&L::template store_wait_read_before_release<0>)>> {
+  using type = decltype(&L::template store_wait_read_before_release<0>);
+};
 template <class L, class = void> struct store_wait_write_of { using type = void; };
 template <class L> struct store_wait_write_of<L, std::void_t<decltype(&L::template store_wait_write<1>)>> {
   using type = decltype(&L::template store_wait_write<1>);
@@ -131,6 +136,7 @@ inline constexpr bool stores_match_all =
     std::is_same_v<typename store_bytes_of<L>::type, copy_bytes_signature> &&
     std::is_same_v<typename store_commit_of<L>::type, store_step_signature> &&
     std::is_same_v<typename store_wait_read_of<L>::type, store_step_signature> &&
+    std::is_same_v<typename store_wait_read_before_release_of<L>::type, store_step_signature> &&
     std::is_same_v<typename store_wait_write_of<L>::type, store_step_signature>;
 
 // ---- the protocol --------------------------------------------------------------------------------------
@@ -218,7 +224,7 @@ constexpr bool check_conformance() {
                 "detail::copy_context& ctx), template <reduce_op Op, class Box> static void reduce_box(the same), static void "
                 "store_bytes(void* dst, const void* src, std::size_t bytes, const detail::copy_context& ctx), static void "
                 "store_commit(const detail::copy_context&), template <int N> static void store_wait_read(const "
-                "detail::copy_context&) and store_wait_write (the same).");
+                "detail::copy_context&), store_wait_read_before_release and store_wait_write (the same).");
   static_assert(cd::protocol_matches_all<L>(),
                 "porter lowering conformance: template <class Ring> protocol must have init(unsigned char*, unsigned, "
                 "unsigned), acquire/commit/release(unsigned stage, unsigned pass), wait(unsigned stage, unsigned pass, "

@@ -29,8 +29,8 @@ __global__ void __launch_bounds__(stream_shape::threads)
 }
 
 /// copy2d: y = x through shared memory. Each landed 32 x 128 tile is stored back from its stage with
-/// async_store (tma: cp.async.bulk.tensor to global); the body waits until the store has read the
-/// stage (wait_read) before the pipeline refills it.
+/// async_store (tma: cp.async.bulk.tensor to global); before the stage is released the body waits
+/// until the store has read it (wait_read_before_release: on tma thread 0 alone, no CTA barrier).
 template <class Path, int Stages>
 __global__ void __launch_bounds__(copy2d_shape::threads)
     pb_copy2d(const __grid_constant__ porter::tiled_source<copy2d_shape::box> x,
@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(copy2d_shape::threads)
   porter::for_each_tile(pipe, x, sched, at, [&](porter::tile_view<box> v, long long t) {
     porter::async_store(q, y, v, at(t));
     q.commit();
-    q.wait_read();
+    q.wait_read_before_release();  // the stage is released after this body and refilled after the pipeline's barrier
   });
   q.wait_write();
 }

@@ -11,6 +11,7 @@
 //   porter::async_reduce<porter::reduce_op::add>(q, acc, tile, at);   // acc(at + i) += tile(i)
 //   q.commit();                                   // close the group of stores issued so far
 //   q.wait_read();                                // the tiles of every group may be overwritten
+//   // or, for a landed stage about to be released: q.wait_read_before_release(); pipe.consumer_release(ready);
 //   q.wait_write();                               // ... and their global writes are performed
 //
 // Each store starts by making every thread's earlier writes to the tile visible to the agent that
@@ -88,6 +89,16 @@ class store_queue {
   PORTER_DEVICE PORTER_FORCEINLINE void wait_read() {
     static_assert(N >= 0 && N <= 7, "porter::store_queue::wait_read<N>: N is 0..7 groups left pending.");
     lowering::template store_wait_read<N>(ctx_);
+  }
+  /// Before consumer_release of a pipeline stage that the stores of every group but the newest N
+  /// read from: cheaper than wait_read (tma: only thread 0 waits, no CTA barrier; other paths:
+  /// nothing), and enough because the pipeline refills a released stage only after its own CTA
+  /// barrier (tma: the refill is issued by thread 0 after this wait). Not enough before the
+  /// threads themselves write into the stage or tile again: use wait_read for that. Collective.
+  template <int N = 0>
+  PORTER_DEVICE PORTER_FORCEINLINE void wait_read_before_release() {
+    static_assert(N >= 0 && N <= 7, "porter::store_queue::wait_read_before_release<N>: N is 0..7 groups left pending.");
+    lowering::template store_wait_read_before_release<N>(ctx_);
   }
   /// Every group but the newest N has performed its global writes (visible to this CTA). Collective.
   template <int N = 0>

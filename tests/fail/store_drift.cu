@@ -21,6 +21,7 @@ struct drifted : porter::backend::staged_copy {
   }
   static __device__ void store_commit() {}
   template <int N> static __device__ void store_wait_read(const porter::detail::copy_context&) { __syncthreads(); }
+  template <int N> static __device__ void store_wait_read_before_release(const porter::detail::copy_context&) {}
   template <int N> static __device__ void store_wait_write(const porter::detail::copy_context&) { __syncthreads(); }
 };
 static_assert(porter::backend::check_conformance<drifted>(), "the drifted backend is caught");

@@ -78,7 +78,7 @@ __global__ void lower_swz2d(const __grid_constant__ porter::tiled_source<swz> sr
       [&](const porter::tile_view<swz>& t, int i) {
         porter::async_store(q, dst, t, porter::coord<2>{i * swz::dim(0), 0});
         q.commit();
-        q.wait_read();
+        q.wait_read_before_release();
       });
   q.wait_write();
 }

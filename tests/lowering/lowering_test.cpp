@@ -312,7 +312,7 @@ TEST(LoweringSm90, TmaStoresAreBulkTensorStoresWithBulkGroupsAndAProxyFence) {
   EXPECT_TRUE(has(k, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"));  // the load
   EXPECT_TRUE(has(k, "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"));                           // the store
   EXPECT_TRUE(has(k, "cp.async.bulk.commit_group"));
-  EXPECT_TRUE(has(k, "cp.async.bulk.wait_group.read 0"));  // "the shared source may be reused"
+  EXPECT_TRUE(has(k, "cp.async.bulk.wait_group.read 0"));  // "the shared source may be reused" (before release)
   EXPECT_TRUE(has(k, "cp.async.bulk.wait_group 0"));       // "the global writes are complete"
   EXPECT_TRUE(has(k, "fence.proxy.async.shared::cta"));   // generic writes before the async proxy reads
   EXPECT_TRUE(lacks(k, "cp.async.cg"));

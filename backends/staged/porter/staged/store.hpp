@@ -62,6 +62,10 @@ struct staged_store {
   /// The shared sources of every group but the newest N may be overwritten: a CTA barrier.
   template <int N>
   static PORTER_DEVICE void store_wait_read(const detail::copy_context&) { __syncthreads(); }
+  /// Before releasing a stage that a store of every group but the newest N reads: nothing (each
+  /// thread read its part synchronously, and the pipeline runs a CTA barrier before every refill).
+  template <int N>
+  static PORTER_DEVICE void store_wait_read_before_release(const detail::copy_context&) {}
   /// The global writes of every group but the newest N are performed and visible to the CTA: a CTA barrier.
   template <int N>
   static PORTER_DEVICE void store_wait_write(const detail::copy_context&) { __syncthreads(); }
