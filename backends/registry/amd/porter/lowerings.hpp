@@ -11,6 +11,8 @@
 
 #include "porter/cp_async/path.hpp"
 #include "porter/detail/copy_context.hpp"
+#include "porter/destination.hpp"
+#include "porter/detail/copy_context.hpp"
 #include "porter/detail/lowering_list.hpp"
 #include "porter/detail/trap.hpp"
 #include "porter/source.hpp"
@@ -29,6 +31,24 @@ namespace backend {
 template <class Path>
 struct refused_on_amd {
   using path = Path;
+#if PORTER_GPU_COMPILER
+  // Stores: the same refusal (porter::launch refuses the launch on the host first).
+  static PORTER_DEVICE void trap_store() {
+    detail::trap("an NVIDIA path (tma or cp_async) was launched on an AMD GPU; porter::launch refuses this on the host");
+  }
+  template <class Box>
+  static PORTER_DEVICE void store_box(const tiled_destination<Box>&, const typename Box::element_type*, const coord<Box::rank>&,
+                                      const detail::copy_context&) { trap_store(); }
+  template <reduce_op Op, class Box>
+  static PORTER_DEVICE void reduce_box(const tiled_destination<Box>&, const typename Box::element_type*, const coord<Box::rank>&,
+                                       const detail::copy_context&) { trap_store(); }
+  static PORTER_DEVICE void store_bytes(void*, const void*, std::size_t, const detail::copy_context&) { trap_store(); }
+  static PORTER_DEVICE void store_commit(const detail::copy_context&) {}
+  template <int N> static PORTER_DEVICE void store_wait_read(const detail::copy_context&) {}
+  template <int N> static PORTER_DEVICE void store_wait_read_before_release(const detail::copy_context&) {}
+  template <int N> static PORTER_DEVICE void store_wait_write(const detail::copy_context&) {}
+  static PORTER_DEVICE void after_generic_writes() {}
+#endif
   template <class Ring>
   struct protocol {
     static constexpr int stages = Ring::stages;
