@@ -74,8 +74,9 @@ constexpr bool check_fragment_shape() {
 /// 0 <= col0 <= Box::inner - Cols (so every matrix row is 16 bytes on a 16-byte boundary: one
 /// swizzle chunk); with PORTER_DEBUG=1 a violation traps with a message. The tile's buffer is the
 /// one porter landed (aligned to its swizzle atom). Source: PTX ISA 9.7.14.5.15 "ldmatrix".
+/// Returns fragment<Rows * Cols / 64> (spelled auto, so that a wrong shape fails with this function's sentence first).
 template <int Rows, int Cols, bool Trans = false, class Box>
-PORTER_DEVICE PORTER_FORCEINLINE fragment<Rows * Cols / 64> load_fragments(tile_view<Box> tile, int row0, int col0) {
+PORTER_DEVICE PORTER_FORCEINLINE auto load_fragments(tile_view<Box> tile, int row0, int col0) {
   static_assert(detail::check_fragment_shape<Box, Rows, Cols>());
   constexpr int N = Rows * Cols / 64;
   constexpr int block_rows = Rows / 8;
