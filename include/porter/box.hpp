@@ -132,6 +132,14 @@ class tile_view {
     ((off = off * std::uint32_t(Box::dim(d++)) + std::uint32_t(idx)), ...);
     return swizzle_offset(swizzle_mode, off * std::uint32_t(sizeof(element_type)));
   }
+  /// Byte offset from data() of element (row, col) of the box seen as a matrix of Box::rows rows
+  /// (the outer dimensions flattened, outermost slowest) by Box::inner columns, swizzle applied:
+  /// the view fragment loads and matrix descriptors address a tile of any rank >= 2 through.
+  /// 0 <= row < Box::rows, 0 <= col < Box::inner; no bounds check.
+  PORTER_HOST_DEVICE static constexpr std::uint32_t matrix_byte_offset(int row, int col) {
+    return swizzle_offset(swizzle_mode, std::uint32_t(row) * std::uint32_t(Box::inner_bytes) +
+                                            std::uint32_t(col) * std::uint32_t(sizeof(element_type)));
+  }
   /// Element at the given box-relative indices (outermost first). No bounds check.
   template <class... I>
   PORTER_HOST_DEVICE element_type& operator()(I... idx) const {

@@ -16,6 +16,7 @@
 #include "porter/async_copy.hpp"
 #include "porter/destination.hpp"
 #include "porter/store.hpp"
+#include "porter/fragment.hpp"
 #include "porter/schedule.hpp"
 #include "porter/mechanisms.hpp"
 #include "porter/launch.hpp"

@@ -43,3 +43,13 @@ void host_launch(const porter::tiled_source<tile>& src, const porter::tiled_sour
                                           nullptr, src, img, raw, out);
   porter::launch<porter::path::staged>(&control<porter::path::staged>, dim3(1), dim3(128), 0, nullptr, src, img, raw, out);
 }
+
+// The correct forms of the fragment misuses (fragment_*.cu, wgmma_descriptor_dense_box.cu).
+using frag_tile = porter::swizzled<porter::box<std::uint16_t, 32, 64>, porter::swizzle::b128>;
+__global__ void control_fragments(std::uint16_t* smem_tile, unsigned* out, unsigned long long* desc) {
+  const porter::tile_view<frag_tile> t(smem_tile);
+  const porter::fragment<1> a = porter::load_fragments<8, 8>(t, 0, 0);
+  const porter::fragment<4> b = porter::load_fragments<32, 8, true>(t, 0, 0);
+  out[threadIdx.x] = a.reg[0] + b.reg[3];
+  desc[threadIdx.x] = porter::wgmma_descriptor(t, 8, 16);
+}

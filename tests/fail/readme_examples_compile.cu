@@ -85,3 +85,22 @@ void host_side(float* d_in, int h, int w) {
   std::puts(porter::explain(src).c_str());
   std::puts(porter::explain(same).c_str());
 }
+
+// README "Concepts: fragments": a landed 128 B-swizzled bf16 tile, the 16x16 A operand of
+// mma.m16n8k16 per warp, and the tile's wgmma descriptor.
+using A = porter::swizzled<porter::box<__nv_bfloat16, 64, 64>, porter::swizzle::b128>;
+template <class Path>
+__global__ void fragments(const __grid_constant__ porter::tiled_source<A> src, unsigned* out, unsigned long long* desc, int k) {
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, 1, A> pipe(smem);
+  auto slot = pipe.producer_acquire();
+  porter::async_copy(slot, src, porter::coord<2>{0, 0});
+  pipe.producer_commit(slot);
+  auto ready = pipe.consumer_wait();
+  const int warp = int(threadIdx.x / 32);
+  porter::fragment<4> a = porter::load_fragments<16, 16>(ready.tile(), 16 * warp, k);
+  for (int m = 0; m < 4; ++m) out[threadIdx.x * 4 + m] = a.reg[m];
+  desc[threadIdx.x] = porter::wgmma_descriptor(ready.tile());
+  pipe.consumer_release(ready);
+}
+template __global__ void fragments<porter::path::tma>(const __grid_constant__ porter::tiled_source<A>, unsigned*, unsigned long long*, int);

@@ -13,6 +13,8 @@ checks, per kernel (see the kernel file for what each one is):
     whose chunks are single bytes by necessity, so this check reads the W = 16 kernels);
   * float boxes have no sub-dword global loads at all;
   * wavefront size 64 (gfx9 / CDNA);
+  * fragment loads (porter::load_fragments) read LDS with ds_read_b32 (one per matrix) and, transposed,
+    ds_read_u16 (two per matrix), never flat_;
   * the negative control (the generic staged backend's byte loop, compiled for AMD) IS reported as a
     byte loop, so the detector is known to work.
 
@@ -134,7 +136,7 @@ def main():
         return any(re.match(pattern, m) for m in mnems(name))
 
     hip_kernels = ["walk_box_f32_w16", "walk_box_u8_w16", "walk_bytes_w16", "pipeline_staged", "pipeline_staged_s3"]
-    for k in hip_kernels + ["control_staged_u8"]:
+    for k in hip_kernels + ["control_staged_u8", "fragments_b128"]:
         check(k in funcs, "%s: kernel present in the %s assembly" % (k, args.arch))
     if failures:
         return 1
@@ -177,6 +179,12 @@ def main():
     for k in ("pipeline_staged", "pipeline_staged_s3"):
         check(has(k, r"^s_barrier$"), "%s: the stage completes through s_barrier" % k)
         check(has(k, r"^ds_read"), "%s: the consumer reads the tile with ds_read (LDS, not flat)" % k)
+
+    fr = mnems("fragments_b128")
+    check(fr.count("ds_read_b32") >= 4, "fragments_b128: x4 fragment as 4 ds_read_b32 (%d)" % fr.count("ds_read_b32"))
+    check(fr.count("ds_read_u16") >= 8, "fragments_b128: x4 .trans fragment as 8 ds_read_u16 (%d)" % fr.count("ds_read_u16"))
+    flat = [b[2] for b in funcs["fragments_b128"] if FLAT.match(b[1])]
+    check(not flat, "fragments_b128: no flat_ memory instructions %s" % (flat[:3] if flat else ""))
 
     control = byte_loops(funcs["control_staged_u8"])
     check(bool(control), "control_staged_u8: the detector finds the byte-at-a-time loop %s"

@@ -7,6 +7,8 @@
 //   walk_bytes_w16      a 16-byte aligned byte range, with its < 16-byte tail
 //   pipeline_staged     the whole path: pipeline<staged> + for_each_tile + async_copy
 //   pipeline_staged_s3  the same with 3 stages (the protocol's one CTA barrier per step)
+//   fragments_b128      porter::load_fragments from a 128 B-swizzled b16 tile: x4 (one ds_read_b32 per
+//                       matrix) and x4 .trans (two ds_read_u16 per matrix)
 //   control_staged_u8   NEGATIVE CONTROL: a byte-at-a-time copy loop (what a generic, untuned copy of
 //                       a 1-byte box does). The checker must find a byte loop here, or it could not
 //                       find one anywhere.
@@ -85,4 +87,16 @@ extern "C" __global__ void control_staged_u8(const __grid_constant__ porter::til
     tile[k] = in ? src.ptr[r * src.stride[0] + c] : 0;
   }
   drain(tile, unsigned(box_u8::elements), out);
+}
+
+using frag_tile = porter::swizzled<porter::box<unsigned short, 32, 64>, porter::swizzle::b128>;
+
+extern "C" __global__ void fragments_b128(const unsigned short* in, unsigned* out, int row0, int col0) {
+  alignas(1024) __shared__ unsigned short tile[frag_tile::elements];
+  for (unsigned k = threadIdx.x; k < frag_tile::elements; k += blockDim.x) tile[k] = in[k];
+  __syncthreads();
+  const porter::tile_view<frag_tile> t(tile);
+  const porter::fragment<4> a = porter::load_fragments<16, 16>(t, row0, col0);
+  const porter::fragment<4> b = porter::load_fragments<16, 16, true>(t, row0, col0);
+  for (int m = 0; m < 4; ++m) out[threadIdx.x * 8 + m] = a.reg[m], out[threadIdx.x * 8 + 4 + m] = b.reg[m];
 }

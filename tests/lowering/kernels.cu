@@ -1,4 +1,4 @@
-// tests/lowering/kernels.cu — tiny copy kernels (1D/2D/3D box, byte range) per path, compiled to PTX per target and inspected by lowering_test.
+// tests/lowering/kernels.cu — tiny copy kernels (1D/2D/3D box, byte range, stores, fragment loads) per path, compiled to PTX per target and inspected by lowering_test.
 //
 // Each kernel streams `steps` boxes through a 2-stage pipeline and writes every landed element to
 // `out`, so no copy is dead code. Kernel names say the copy form (lower_box1d, lower_box2d,
@@ -99,6 +99,32 @@ __global__ void lower_reduce2d(const __grid_constant__ porter::tiled_destination
   q.template wait_write<0>();
 }
 
+// ---- fragment loads (shared memory -> registers) --------------------------------------------------
+
+using frag = porter::swizzled<porter::box<unsigned short, 32, 64>, porter::swizzle::b128>;  // 64 b16 per row
+
+/// A swizzled b16 box through the pipeline, then fragments of it loaded into registers (x4, x4
+/// .trans, x2, x1 .trans) at a run-time (row0, col0), and its wgmma descriptor; every register is
+/// stored, so no load is dead code.
+template <class Path>
+__global__ void lower_frag2d(const __grid_constant__ porter::tiled_source<frag> src, unsigned* out, int steps, int row0, int col0) {
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, 2, frag> pipe(smem);
+  porter::for_each_tile(
+      pipe, src, steps, [](int i) { return porter::coord<2>{i * frag::dim(0), 0}; },
+      [&](const porter::tile_view<frag>& t, int i) {
+        const porter::fragment<4> a = porter::load_fragments<16, 16>(t, row0, col0);
+        const porter::fragment<4> b = porter::load_fragments<16, 16, true>(t, row0, col0);
+        const porter::fragment<2> c = porter::load_fragments<8, 16>(t, row0, col0);
+        const porter::fragment<1> d = porter::load_fragments<8, 8, true>(t, row0, col0);
+        const unsigned long long desc = porter::wgmma_descriptor(t, row0 & ~7, col0);
+        unsigned* o = out + (std::size_t(i) * blockDim.x + threadIdx.x) * 13;
+        for (int m = 0; m < 4; ++m) o[m] = a.reg[m], o[4 + m] = b.reg[m];
+        o[8] = c.reg[0], o[9] = c.reg[1], o[10] = d.reg[0];
+        o[11] = unsigned(desc), o[12] = unsigned(desc >> 32);
+      });
+}
+
 #define LOWERING_INSTANTIATE(P)                                                                             \
   template __global__ void lower_box1d<P>(const __grid_constant__ porter::tiled_source<box1>, float*, int); \
   template __global__ void lower_box2d<P>(const __grid_constant__ porter::tiled_source<box2>, float*, int); \
@@ -106,7 +132,8 @@ __global__ void lower_reduce2d(const __grid_constant__ porter::tiled_destination
   template __global__ void lower_bytes<P>(const unsigned char*, unsigned, unsigned char*, int);                  \
   template __global__ void lower_swz2d<P>(const __grid_constant__ porter::tiled_source<swz>,                   \
                                           const __grid_constant__ porter::tiled_destination<swz>, int);         \
-  template __global__ void lower_reduce2d<P>(const __grid_constant__ porter::tiled_destination<acc>, float*, int, int);
+  template __global__ void lower_reduce2d<P>(const __grid_constant__ porter::tiled_destination<acc>, float*, int, int); \
+  template __global__ void lower_frag2d<P>(const __grid_constant__ porter::tiled_source<frag>, unsigned*, int, int, int);
 
 LOWERING_INSTANTIATE(porter::path::tma)
 LOWERING_INSTANTIATE(porter::path::cp_async)

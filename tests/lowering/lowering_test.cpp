@@ -148,7 +148,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
   for (int sm : {75, 80, 90}) {
     const ptx_module& m = module(sm);
     EXPECT_EQ(m.target(), "sm_" + std::to_string(sm));
-    EXPECT_EQ(m.entries().size(), 18u) << "sm_" << sm;
+    EXPECT_EQ(m.entries().size(), 21u) << "sm_" << sm;
     for (const char* f : forms)
       for (const char* p : paths) {
         const auto k = code(sm, p, f);
@@ -157,7 +157,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
       }
   }
   EXPECT_EQ(module(90, true).target(), "sm_90");
-  EXPECT_EQ(module(90, true).entries().size(), 18u);
+  EXPECT_EQ(module(90, true).entries().size(), 21u);
 }
 
 // ---- tma ---------------------------------------------------------------------------------------------
@@ -369,6 +369,30 @@ TEST(LoweringSm90, DebugWaitsAreBoundedAndNameTheStage) {
     EXPECT_TRUE(lacks(dp, "mbarrier"));
     EXPECT_TRUE(uses_string(dp, "producer_acquire beyond capacity"));
   }
+}
+
+// ---- fragment loads ------------------------------------------------------------------------------------
+
+// porter::load_fragments is one ldmatrix per call on every NVIDIA target (sm_75+), whatever the path
+// that landed the tile, with the row addresses computed through the 128 B swizzle (an xor). A path
+// below its minimum target (tma before sm_90, cp_async before sm_80) is a trapping stub there, and
+// the compiler may drop what follows the trap: those pairs are not read.
+TEST(Lowering, FragmentLoadsAreLdmatrixOnEveryTarget) {
+  for (int sm : {75, 80, 90})
+    for (const char* p : paths) {
+      if ((std::string(p) == "tma" && sm < 90) || (std::string(p) == "cp_async" && sm < 80)) continue;
+      const auto k = code(sm, p, "frag2d");
+      EXPECT_TRUE(has(k, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
+      EXPECT_TRUE(has(k, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"));
+      EXPECT_TRUE(has(k, "ldmatrix.sync.aligned.m8n8.x2.shared.b16"));
+      EXPECT_TRUE(has(k, "ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16"));
+      EXPECT_TRUE(has(k, "%laneid"));
+      EXPECT_TRUE(has(k, "xor.b32"));
+      EXPECT_EQ(lines_with(k, "ldmatrix.").size(), 4u) << k.label << ": one ldmatrix per load_fragments call";
+    }
+  const auto dbg = code(90, "staged", "frag2d", true);
+  EXPECT_TRUE(has(dbg, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
+  EXPECT_TRUE(uses_string(dbg, "load_fragments: the region (row0, col0) is outside the tile"));
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // porter/amdgcn/memory.hpp — AMD (HIP, clang) memory-access wrappers: porter's AMD instruction layer
-// (backends/isa/amdgcn), below the staged lowering's AMD flavour, which is its only user.
+// (backends/isa/amdgcn), below the staged lowering's AMD flavour and the AMD fragment loads
+// (backends/fragments/amd), its only users.
 //
 // One access kind per function, named after the instruction it should become on gfx9 (CDNA):
 //   load_global<W>   global_load_{ubyte,ushort,dword,dwordx2,dwordx4}   W = 1, 2, 4, 8, 16 bytes
 //   store_lds<W>     ds_write_{b8,b16,b32,b64,b128}                      W = 1, 2, 4, 8, 16 bytes
+//   load_lds<W>      ds_read_{u8,u16,b32,b64,b128}                        W = 1, 2, 4, 8, 16 bytes
 // The pointer is cast to its address space (1 = global, 3 = LDS) so the compiler emits global_ /
 // ds_ instructions, not flat_ ones: a flat access counts against both vmcnt and lgkmcnt and keeps
 // the s_waitcnt that completes a copy from distinguishing memory loads from LDS stores.
@@ -54,6 +56,13 @@ PORTER_DEVICE PORTER_FORCEINLINE void store_lds(void* p, const detail::vec_t<W>&
   raw_t<W> r;
   __builtin_memcpy(&r, &v, W);
   *(__attribute__((address_space(3))) raw_t<W>*)(p) = r;
+}
+
+/// Load W bytes from LDS at `p` (W-byte aligned, a pointer into __shared__ memory) as one
+/// instruction (ds_read_*); the compiler's s_waitcnt lgkmcnt orders the use of the register.
+template <unsigned W>
+PORTER_DEVICE PORTER_FORCEINLINE raw_t<W> load_lds(const void* p) {
+  return *(const __attribute__((address_space(3))) raw_t<W>*)(p);
 }
 #endif  // PORTER_HIP
 
