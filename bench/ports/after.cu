@@ -98,7 +98,7 @@ void add_ports_on(registry& r) {
     constexpr int S = decltype(stages)::value;
     auto fam = porter::kernel_family{[](auto q) { return &pb_port_matmul<decltype(q), S>; }};
     add_port<P, porter::pipeline<Q, S, a_box, b_box>>(
-        r, "public: globalToShmemAsyncCopy SingleStage", "pb_port_matmul", dim3(block, block), fam,
+        r, "public-matmul", "pb_port_matmul", dim3(block, block), fam,
         [](const port_problem& p, int) {
           const std::int64_t ea[2] = {p.rows, p.depth}, eb[2] = {p.depth, p.cols};
           return std::make_pair(dim3((p.cols + block - 1) / block, (p.rows + block - 1) / block),
@@ -143,8 +143,8 @@ void describe_pairs(registry& r) {
     p.unit = "GB/s";
   }
   {
-    port_pair& p = r.port("public: globalToShmemAsyncCopy SingleStage");
-    p.computes = "C = A B (row-major), 16 x 16 C tile per CTA of 16 x 16 threads, K-step 16, 1 stage (porter-overlapped: 4)";
+    port_pair& p = r.port("public-matmul");
+    p.computes = "cuda-samples globalToShmemAsyncCopy MatrixMulAsyncCopySingleStage: C = A B (row-major), 16 x 16 C tile per CTA of 16 x 16 threads, K-step 16, 1 stage (porter-overlapped: 4)";
     const int n = matmul::size;
     p.size = std::to_string(n) + "^3";
     p.shape.rows = p.shape.cols = p.shape.depth = n;

@@ -44,7 +44,7 @@ using box = porter::box<float, tile>;
 constexpr long long n = 1LL << 27;          // 512 MiB; n % tile == 0
 }  // namespace tilesum
 
-// ---- public: cuda-samples globalToShmemAsyncCopy, MatrixMulAsyncCopySingleStage --------------------
+// ---- public-matmul: cuda-samples globalToShmemAsyncCopy, MatrixMulAsyncCopySingleStage --------------------
 // C = A B, row-major, A is hA x wA, B is wA x wB; a 16 x 16 C tile per CTA of 16 x 16 threads, one
 // C element per thread, K-step 16, one stage (thread-scope cuda::pipeline in the original).
 namespace matmul {

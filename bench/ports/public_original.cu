@@ -19,7 +19,7 @@
 namespace pb {
 
 void register_public_original(registry& r) {
-  port_pair& pair = r.port("public: globalToShmemAsyncCopy SingleStage");
+  port_pair& pair = r.port("public-matmul");
 #if defined(PB_PORTS_ORIGINAL_FILE)
   constexpr int bs = ports::matmul::block;
   auto* k = &MatrixMulAsyncCopySingleStage<bs>;

@@ -810,6 +810,7 @@ void run_ports(context& cx) {
     base.flops = pair.flops;
     base.unit = pair.unit;
     base.ceiling = "before";
+    cx.rep.notes.push_back(base.workload + " (" + pair.size + "): " + pair.computes);
     if (!pair.note.empty()) cx.rep.notes.push_back(base.workload + ": " + pair.note);
 
     // The first row that runs (the before, or the public original) is the reference; every other
