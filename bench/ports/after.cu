@@ -1,7 +1,7 @@
 // bench/ports/after.cu — the porter ports of bench/ports/ on every path and `automatic` (through
 // porter::kernel_family and porter::launch<path::automatic>), each on its before's grid: the
 // persistent grid (SMs x this kernel's occupancy) where the before is persistent, one tile per CTA
-// where it runs one. Also the pairs' problems (what porter-bench allocates) and the before kernels'
+// where it runs one (and, for the persistent befores, on porter's planned schedule too). Also the pairs' problems (what porter-bench allocates) and the before kernels'
 // registration. Compiled for every target in PORTER_CUDA_ARCHITECTURES.
 #include <porter/planner.hpp>
 
@@ -57,17 +57,36 @@ void add_port(registry& r, const char* pair, const char* name, dim3 block, Fam f
 template <class P>
 void add_ports_on(registry& r) {
   using Q = concrete_or_staged<P>;
-  {
-    using namespace axpb;
-    auto fam = porter::kernel_family{[](auto q) { return &pb_port_axpb<decltype(q), stages>; }};
-    add_port<P, porter::pipeline<Q, stages, box>>(r, "asm-cp-async", "pb_port_axpb", dim3(threads), fam,
-                                                  [](const port_problem& p, int resident) {
-                                                    const std::int64_t ext[1] = {p.n};
-                                                    const auto sc = porter::persistent_schedule((p.n + tile - 1) / tile, resident);
-                                                    return std::make_pair(dim3(sc.grid_ctas()),
-                                                                          std::make_tuple(porter::make_tiled_source<box>(p.a, ext), p.out,
-                                                                                          p.n, a, b, sc));
-                                                  });
+  // The persistent befores (asm-cp-async, cooperative-groups): "porter" rows run the schedule
+  // porter::plan_schedule picks (what a port written with porter runs), "porter-same-grid" rows the
+  // before's persistent grid (SMs x this kernel's occupancy, CTA b takes tiles b, b + gridDim.x, ...).
+  for (const sched_mode m : {sched_mode::planned, sched_mode::persistent}) {
+    const char* impl = m == sched_mode::planned ? "porter" : "porter-same-grid";
+    {
+      using namespace axpb;
+      using Pipe = porter::pipeline<Q, stages, box>;
+      auto fam = porter::kernel_family{[](auto q) { return &pb_port_axpb<decltype(q), stages>; }};
+      add_port<P, Pipe>(r, "asm-cp-async", "pb_port_axpb", dim3(threads), fam,
+                        [m](const port_problem& p, int resident) {
+                          const std::int64_t ext[1] = {p.n};
+                          const auto sc = schedule_for(m, (p.n + tile - 1) / tile, resident, Pipe::ring::stage_bytes, stages, 1);
+                          return std::make_pair(dim3(sc.grid_ctas()),
+                                                std::make_tuple(porter::make_tiled_source<box>(p.a, ext), p.out, p.n, a, b, sc));
+                        },
+                        impl);
+    }
+    {
+      using namespace tilesum;
+      using Pipe = porter::pipeline<Q, stages, box>;
+      auto fam = porter::kernel_family{[](auto q) { return &pb_port_tilesum<decltype(q)>; }};
+      add_port<P, Pipe>(r, "cooperative-groups", "pb_port_tilesum", dim3(threads), fam,
+                        [m](const port_problem& p, int resident) {
+                          const std::int64_t ext[1] = {p.n};
+                          const auto sc = schedule_for(m, p.n / tile, resident, Pipe::ring::stage_bytes, stages, 1);
+                          return std::make_pair(dim3(sc.grid_ctas()), std::make_tuple(porter::make_tiled_source<box>(p.a, ext), p.out, sc));
+                        },
+                        impl);
+    }
   }
   {
     using namespace jacobi;
@@ -81,17 +100,6 @@ void add_ports_on(registry& r) {
                                                                      std::make_tuple(porter::make_tiled_source<box>(p.a, ext), p.out,
                                                                                      p.rows, p.cols, sc));
                                              });
-  }
-  {
-    using namespace tilesum;
-    auto fam = porter::kernel_family{[](auto q) { return &pb_port_tilesum<decltype(q)>; }};
-    add_port<P, porter::pipeline<Q, stages, box>>(r, "cooperative-groups", "pb_port_tilesum", dim3(threads), fam,
-                                                  [](const port_problem& p, int resident) {
-                                                    const std::int64_t ext[1] = {p.n};
-                                                    const auto sc = porter::persistent_schedule(p.n / tile, resident);
-                                                    return std::make_pair(dim3(sc.grid_ctas()),
-                                                                          std::make_tuple(porter::make_tiled_source<box>(p.a, ext), p.out, sc));
-                                                  });
   }
   auto matmul_at = [&](auto stages, const char* impl) {
     using namespace matmul;

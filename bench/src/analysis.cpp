@@ -287,7 +287,7 @@ void evaluate_targets(context& cx) {
     const row* before = best_row(cx, [&](const row& r) { return r.workload == w && (r.impl == "before" || r.impl == "original"); });
     const row* au = best_row(cx, [&](const row& r) { return is(r, w, "porter", "automatic"); });
     add_target(cx, w + ": porter/automatic >= 1.00x " + (before && before->impl == "original" ? "the original" : "the before") +
-                       " (same stages, tiling and grid)",
+                       " (same stages and tiling; porter's planned schedule)",
                au, before, 1.00, "see the forced paths' rows of this pair for where the time goes");
   }
   // 6. The planner's stage count against the best measured one.
