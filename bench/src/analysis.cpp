@@ -276,7 +276,21 @@ void evaluate_targets(context& cx) {
     add_target(cx, label + ": best porter path >= 0.99x best hand-written pipeline (any path)", sel("porter", ""), sel("", ""), 0.99,
                "");
   }
-  // 5. The planner's stage count against the best measured one.
+  // 5. ports (bench/ports/): each port on the path automatic picks >= 1.00x its before (the public
+  //    kernel's: its original), at the before's stage count and grid; every path is a row with its
+  //    ratio. Bit-identical outputs are checked per row (a difference is a FAILED row).
+  std::vector<std::string> port_workloads;
+  for (const auto& r : cx.rep.rows)
+    if (r.workload.rfind("ports/", 0) == 0 && std::find(port_workloads.begin(), port_workloads.end(), r.workload) == port_workloads.end())
+      port_workloads.push_back(r.workload);
+  for (const auto& w : port_workloads) {
+    const row* before = best_row(cx, [&](const row& r) { return r.workload == w && (r.impl == "before" || r.impl == "original"); });
+    const row* au = best_row(cx, [&](const row& r) { return is(r, w, "porter", "automatic"); });
+    add_target(cx, w + ": porter/automatic >= 1.00x " + (before && before->impl == "original" ? "the original" : "the before") +
+                       " (same stages and tiling; porter's planned schedule)",
+               au, before, 1.00, "see the forced paths' rows of this pair for where the time goes");
+  }
+  // 6. The planner's stage count against the best measured one.
   for (const auto& p : cx.rep.planner) {
     target t;
     t.name = "planner: " + p.workload + " porter/" + p.path + " planned S=" + std::to_string(p.planned) +

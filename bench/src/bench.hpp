@@ -25,7 +25,7 @@ struct options {
   bool lowering = false;     ///< print the lowering report (also with a GPU)
   int device = 0;
   std::string out;           ///< results directory ("" = none)
-  std::vector<std::string> only;  ///< workloads to run (empty: all): stream, stencil, sgemm, smallgemm
+  std::vector<std::string> only;  ///< workloads to run (empty: all): stream, stencil, sgemm, smallgemm, copy2d, transpose, ports
   double budget_s = 0;       ///< stop starting new sweeps after this many seconds (0: by mode)
   bool wants(const std::string& w) const;
 };
@@ -64,6 +64,9 @@ void run_smallgemm(context& cx, int size, bool sweep);
 /// swizzled tiles against dense ones): bench/src/workloads.cpp.
 void run_copy2d(context& cx);
 void run_transpose(context& cx);
+/// ports (bench/ports/): every before/after pair on fresh random data, the outputs compared bit for
+/// bit against the before, the speed of every porter path as a ratio to it.
+void run_ports(context& cx);
 /// Measure the latency the planner uses (pointer chase over a buffer several times the L2).
 void measure_latency(context& cx);
 /// Planner recommendations beside the sweep, and the targets.

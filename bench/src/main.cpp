@@ -31,7 +31,7 @@ const char* k_usage =
     "  --quick            fewer repetitions (about 30 s on an H200); the stage sweep of sgemm at 8192^3 only\n"
     "  --full             more repetitions, sgemm sweep at 4096^3 and 8192^3 too (the default)\n"
     "  --no-sweep         only the default stage counts\n"
-    "  --only LIST        workloads to run, comma-separated: stream,stencil,sgemm,smallgemm,copy2d,transpose\n"
+    "  --only LIST        workloads to run, comma-separated: stream,stencil,sgemm,smallgemm,copy2d,transpose,ports\n"
     "  --out DIR          write results.csv, results.json, table.txt and lowering.txt to DIR\n"
     "  --ncu              after timing, run Nsight Compute on each path's kernel: stall reasons per path\n"
     "  --ncu-only         only the Nsight Compute pass\n"
@@ -58,6 +58,7 @@ std::string kernel_inventory(const pb::registry& r) {
   list("smallgemm   ", r.smallgemm);
   list("copy2d      ", r.copy2d);
   list("transpose   ", r.transpose);
+  for (const auto& p : r.ports) list(("ports/" + p.name).c_str(), p.variants);
   return o.str();
 }
 
@@ -149,8 +150,8 @@ int main(int argc, char** argv) {
     }
   }
   for (const auto& w : opt.only)
-    if (w != "stream" && w != "stencil" && w != "sgemm" && w != "smallgemm" && w != "copy2d" && w != "transpose") {
-      std::fprintf(stderr, "porter-bench: --only takes stream, stencil, sgemm, smallgemm, copy2d, transpose (got %s)\n", w.c_str());
+    if (w != "stream" && w != "stencil" && w != "sgemm" && w != "smallgemm" && w != "copy2d" && w != "transpose" && w != "ports") {
+      std::fprintf(stderr, "porter-bench: --only takes stream, stencil, sgemm, smallgemm, copy2d, transpose, ports (got %s)\n", w.c_str());
       return 2;
     }
   if (!opt.out.empty()) std::filesystem::create_directories(opt.out);
@@ -162,6 +163,9 @@ int main(int argc, char** argv) {
   pb::register_manual_kernels(cx.reg);
   pb::register_manual_tma_kernels(cx.reg);
   pb::register_cuda_pipeline_kernels(cx.reg);
+  pb::register_port_befores(cx.reg);
+  pb::register_port_afters(cx.reg);
+  pb::register_public_original(cx.reg);
 
   std::string why;
   auto caps = porter::query_device(opt.device, &why);
@@ -218,6 +222,7 @@ int main(int argc, char** argv) {
       }
       if (opt.wants("copy2d")) pb::run_copy2d(cx);
       if (opt.wants("transpose")) pb::run_transpose(cx);
+      if (opt.wants("ports")) pb::run_ports(cx);
       cx.rep.meta.emplace_back("memory_latency", cx.latency_note);
       pb::evaluate_planner(cx);
       pb::evaluate_targets(cx);

@@ -69,6 +69,17 @@ struct grid2d_problem {
   int h, w;
 };
 
+/// ports (bench/ports/): one problem per before/after pair. `a` (and `b` where the pair has a second
+/// input) are inputs, `out` the output; `n` counts the floats of a 1D input, `rows` x `cols` is a
+/// 2D grid, and the matmul is C (rows x cols) = A (rows x depth) B (depth x cols).
+struct port_problem {
+  const float* a = nullptr;
+  const float* b = nullptr;
+  float* out = nullptr;
+  long long n = 0;
+  int rows = 0, cols = 0, depth = 0;
+};
+
 template <class Problem>
 struct variant {
   kernel_desc d;
@@ -79,6 +90,20 @@ struct variant {
   std::function<std::string(const Problem& p)> resolved;
 };
 
+/// One measured port: the "before" (impl "before", or "original" for the public kernel) and its
+/// porter port on every path and `automatic` (impl "porter"), on one problem.
+struct port_pair {
+  std::string name;         ///< e.g. "asm-cp-async" (the scanner's idiom) or "public: ..."
+  std::string computes;     ///< what the kernels compute, in words
+  std::string size;         ///< for the report
+  port_problem shape;       ///< the problem's sizes (pointers unset)
+  long long a_elems = 0, b_elems = 0, out_elems = 0;  ///< floats per buffer
+  double bytes = 0, flops = 0;  ///< counted per run
+  std::string unit;         ///< "GB/s" or "TFLOP/s"
+  std::string note;         ///< e.g. why the public original is not in this build
+  std::vector<variant<port_problem>> variants;
+};
+
 struct registry {
   std::vector<variant<stream_problem>> stream;
   std::vector<variant<stencil_problem>> stencil[3];  // [radius]; 1 and 2 used
@@ -86,6 +111,15 @@ struct registry {
   std::vector<variant<smallgemm_problem>> smallgemm;
   std::vector<variant<grid2d_problem>> copy2d;
   std::vector<variant<grid2d_problem>> transpose;
+  std::vector<port_pair> ports;
+  /// The pair named `name`, created empty at the first call.
+  port_pair& port(const std::string& name) {
+    for (auto& p : ports)
+      if (p.name == name) return p;
+    ports.push_back({});
+    ports.back().name = name;
+    return ports.back();
+  }
 };
 
 // Filled by the kernel translation units (each compiled for its own list of targets).
@@ -94,6 +128,11 @@ void register_sweep_kernels(registry& r);    ///< porter kernels at the other st
 void register_manual_kernels(registry& r);   ///< hand-written cp.async pipelines, stages 1..8
 void register_manual_tma_kernels(registry& r);  ///< hand-written TMA pipelines, stages 1..8
 void register_cuda_pipeline_kernels(registry& r);  ///< smallgemm with cuda::pipeline, stages 1..8
+/// bench/ports/: the "before" kernels of each idiom, their porter ports (every path and automatic),
+/// the public kernel's port, and the public original when this build has it (else a note).
+void register_port_befores(registry& r);
+void register_port_afters(registry& r);
+void register_public_original(registry& r);
 /// Targets the sweep kernels were compiled for (e.g. "90"), for messages.
 const char* sweep_architectures();
 

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
@@ -774,6 +775,84 @@ void run_transpose(context& cx) {
                transposed, false);
   compare_checksums(cx, base.workload, base.size);
   ratio_to_memcpy(cx, "transpose");
+}
+
+}  // namespace pb
+
+// ---- ports ---------------------------------------------------------------------------------------------
+
+namespace pb {
+
+void run_ports(context& cx) {
+  // Fresh random data: a new seed every run (printed in each reference row's check).
+  std::random_device rd;
+  const std::uint64_t seed = (std::uint64_t(rd()) << 32) ^ rd();
+  int index = 0;
+  for (const port_pair& pair : cx.reg.ports) {
+    ++index;
+    if (pair.variants.empty()) continue;
+    const std::size_t fl = sizeof(float);
+    dbuf a(std::size_t(std::max(1LL, pair.a_elems)) * fl), b(std::size_t(std::max(1LL, pair.b_elems)) * fl);
+    dbuf out(std::size_t(pair.out_elems) * fl), ref(std::size_t(pair.out_elems) * fl);
+    const std::uint64_t s_a = seed + 2 * std::uint64_t(index), s_b = s_a + 1;
+    fill_uniform(a.f(), pair.a_elems, s_a, -1.f, 1.f, cx.stream);
+    if (pair.b_elems) fill_uniform(b.f(), pair.b_elems, s_b, -1.f, 1.f, cx.stream);
+    check(cudaStreamSynchronize(cx.stream), "fill");
+    port_problem p = pair.shape;
+    p.a = a.f();
+    p.b = pair.b_elems ? b.f() : nullptr;
+    p.out = out.f();
+
+    row base;
+    base.workload = "ports/" + pair.name;
+    base.size = pair.size;
+    base.bytes = pair.bytes;
+    base.flops = pair.flops;
+    base.unit = pair.unit;
+    base.ceiling = "before";
+    cx.rep.notes.push_back(base.workload + " (" + pair.size + "): " + pair.computes);
+    if (!pair.note.empty()) cx.rep.notes.push_back(base.workload + ": " + pair.note);
+
+    // The first row that runs (the before, or the public original) is the reference; every other
+    // row must match it bit for bit: all of the output written (NaN poison gone), no element
+    // different, the same order-independent checksum of the bits.
+    const long long n_out = pair.out_elems;
+    bool have_ref = false;
+    std::uint64_t ref_sum = 0;
+    std::string ref_name;
+      auto poison = [&] { check(cudaMemsetAsync(out.p, 0xff, std::size_t(n_out) * fl, cx.stream), "poison"); };
+    auto verify = [&]() -> verdict {
+      const long long unwritten = count_nonfinite(out.f(), n_out, cx.stream);
+      if (unwritten) return {false, std::to_string(unwritten) + " of " + std::to_string(n_out) + " outputs not written (NaN poison left)"};
+      const std::uint64_t sum = checksum(out.f(), n_out, cx.stream);
+      if (!have_ref) {
+        check(cudaMemcpyAsync(ref.p, out.p, std::size_t(n_out) * fl, cudaMemcpyDeviceToDevice, cx.stream), "keep the reference");
+        check(cudaStreamSynchronize(cx.stream), "keep the reference");
+        have_ref = true;
+        ref_sum = sum;
+        char seeds[64];
+        std::snprintf(seeds, sizeof seeds, "%016llx", static_cast<unsigned long long>(s_a));
+        return {true, "the reference: every output written; checksum " + hex64(sum) + "; inputs uniform [-1, 1), seed " + seeds};
+      }
+      const long long differ = count_stream_errors(ref.f(), out.f(), n_out, 1.0f, 0.0f, 0.0f, cx.stream);
+      if (differ || sum != ref_sum)
+        return {false, std::to_string(differ) + " of " + std::to_string(n_out) + " outputs differ from " + ref_name +
+                           " (checksum " + hex64(sum) + " vs " + hex64(ref_sum) + ")"};
+      return {true, "bit-identical to " + ref_name + " (checksum " + hex64(sum) + ")"};
+    };
+    for (const auto& v : pair.variants) {
+      const std::vector<variant<port_problem>> one = {v};
+      if (!have_ref) ref_name = v.d.impl + "/" + v.d.path;
+      run_variants(cx, one, [](const kernel_desc&) { return true; }, base, {p}, poison, verify, false);
+    }
+    // Ratios to the before (the reference row), when it ran.
+    const row* before = nullptr;
+    for (const auto& r : cx.rep.rows)
+      if (r.workload == base.workload && r.ok() && (r.impl == "before" || r.impl == "original")) before = &r;
+    const double den = before ? before->rate : 0;
+    for (auto& r : cx.rep.rows)
+      if (r.workload == base.workload && r.ok()) r.ratio = den > 0 ? r.rate / den : 0;
+  }
 }
 
 }  // namespace pb

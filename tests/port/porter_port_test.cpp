@@ -258,6 +258,41 @@ TEST(Baselines, EverySiteOfTheHandWrittenPipelines) {
   EXPECT_EQ(got.hazards, hazards) << "found:\n" << show(got.hazards);
 }
 
+// ---- bench/ports: every site of each "before", none in the ports ------------------------------------------
+
+TEST(Ports, EverySiteOfTheBeforesAndNoneInThePorts) {
+  const fs::path src = PORTER_SOURCE_DIR;
+  const auto files = files_under(src / "bench/ports", src);
+  ASSERT_FALSE(files.empty());
+  const auto r = scan(files);
+  const auto got = found(r);
+  // Read from the files: the inline-asm multistage loop (one copy, two commits, one wait), the
+  // cooperative-groups double buffer (two copies, wait_prior<1>, wait), the cuda::barrier stage
+  // (init, one block-collective copy per row, arrive_and_wait).
+  const std::multiset<std::string> want = {
+      "bench/ports/before_asm_cp_async.cu:38 asm-cp-async copy",
+      "bench/ports/before_asm_cp_async.cu:43 asm-cp-async commit",
+      "bench/ports/before_asm_cp_async.cu:46 asm-cp-async wait",
+      "bench/ports/before_asm_cp_async.cu:49 asm-cp-async commit",
+      "bench/ports/before_cooperative_groups.cu:28 cooperative-groups copy",
+      "bench/ports/before_cooperative_groups.cu:32 cooperative-groups copy",
+      "bench/ports/before_cooperative_groups.cu:33 cooperative-groups wait",
+      "bench/ports/before_cooperative_groups.cu:35 cooperative-groups wait",
+      "bench/ports/before_cuda_barrier.cu:32 cuda-barrier init",
+      "bench/ports/before_cuda_barrier.cu:43 cuda-barrier copy",
+      "bench/ports/before_cuda_barrier.cu:54 cuda-barrier wait",
+  };
+  EXPECT_EQ(got.sites, want) << "found:\n" << show(got.sites);
+  EXPECT_TRUE(got.hazards.empty()) << "found:\n" << show(got.hazards);
+  EXPECT_TRUE(got.wrappers.empty()) << "found:\n" << show(got.wrappers);
+  // The ports (and the files they share with their befores) hold no site: only porter's API.
+  for (const auto& s : r.sites) EXPECT_EQ(s.file.rfind("bench/ports/before_", 0), 0u) << "a site outside a before: " << s.file << ":" << s.line;
+  // Every idiom the ports workload claims to cover has a site here.
+  std::set<std::string> idioms;
+  for (const auto& s : r.sites) idioms.insert(s.idiom);
+  EXPECT_EQ(idioms, (std::set<std::string>{"asm-cp-async", "cooperative-groups", "cuda-barrier"}));
+}
+
 // ---- porter's own library: the instructions in wrapper form, no site --------------------------------------
 
 TEST(Library, PortersSourcesHoldWrappersButNoSite) {
