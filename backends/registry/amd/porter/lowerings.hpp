@@ -10,7 +10,6 @@
 #include <cstddef>
 
 #include "porter/cp_async/path.hpp"
-#include "porter/detail/copy_context.hpp"
 #include "porter/destination.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/lowering_list.hpp"
