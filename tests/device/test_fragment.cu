@@ -135,7 +135,7 @@ void run_fragment_cases(pt::test_tally& tt, int launches) {
   // layout is TMA-legal (every stride a multiple of 16 bytes, the allocation on 256 bytes).
   std::int64_t ext[R], str[R - 1];
   for (int d = 0; d < R; ++d) ext[d] = Box::dim(d) + 1 + d;
-  const std::int64_t pitch = ext[R - 1] + 8;
+  const std::int64_t pitch = (ext[R - 1] + 7) / 8 * 8 + 8;  // a multiple of 8 elements: 16-byte rows
   str[R - 2] = pitch;
   if (R == 3) str[0] = pitch * ext[1];
   const std::size_t tensor_elems = std::size_t(ext[0]) * std::size_t(str[0]);
