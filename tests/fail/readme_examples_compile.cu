@@ -10,6 +10,32 @@
 using halo = porter::box<float, 18, 72>;
 __device__ int row0(long long t) { return int(t / 8) * 16; }
 __device__ int col0(long long t) { return int(t % 8) * 64; }
+__device__ porter::coord<2> coord_of(long long t) { return porter::coord<2>{int(t / 64) * 32, int(t % 64) * 32}; }
+
+// README "A kernel written with porter": swizzled tiles stored back from their stage.
+using tile = porter::swizzled<porter::box<float, 32, 32>, porter::swizzle::b128>;  // 128-byte rows, 128 B swizzle
+template <class Path>
+__global__ void copy_back(const __grid_constant__ porter::tiled_source<tile> in,
+                          const __grid_constant__ porter::tiled_destination<tile> out, porter::tile_schedule sched) {
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, 3, tile> pipe(smem);         // the ring aligns every buffer to the 1 KiB swizzle atom
+  porter::store_queue<Path> q;                        // tma: bulk tensor stores; others: thread stores
+  porter::for_each_tile(pipe, in, sched, [&](long long t) { return coord_of(t); },
+      [&](porter::tile_view<tile> v, long long t) {   // v(r, c) reads through the swizzle
+        porter::async_store(q, out, v, coord_of(t));  // only elements inside `out` are written
+        q.commit();
+        q.wait_read();                                // the stage may be refilled now
+      });
+  q.wait_write();
+}
+template __global__ void copy_back<porter::path::tma>(const __grid_constant__ porter::tiled_source<tile>,
+                                                      const __grid_constant__ porter::tiled_destination<tile>, porter::tile_schedule);
+template __global__ void copy_back<porter::path::staged>(const __grid_constant__ porter::tiled_source<tile>,
+                                                         const __grid_constant__ porter::tiled_destination<tile>, porter::tile_schedule);
+void copy_back_host(float* d_out, long long h, long long w) {
+  auto out = porter::make_tiled_destination<tile>(d_out, {h, w});
+  (void)out;
+}
 
 // README "A kernel written with porter": for_each_tile over a schedule; the body takes the
 // coordinate of the box it received as a third parameter (or only (v, t)).
