@@ -32,8 +32,12 @@ void add_port(registry& r, const char* pair, const char* name, dim3 block, Fam f
   v.d = porter_desc<P, Pipe>(threads, func, name, sched_mode::planned);
   v.d.impl = impl;
   const std::size_t smem = Pipe::shared_bytes;
+  // The arguments only carry the sources the choice reads; plan them for one CTA per SM (a planned
+  // schedule refuses fewer resident CTAs than SMs: rule planner.ctas_per_sm, which a resident count
+  // of 1 hit on the H200 and left the automatic rows of the persistent pairs refused).
   auto choose = [fam, plan](const port_problem& p) {
-    return std::apply([&](const auto&... a) { return porter::choose_path_for(fam, a...); }, std::get<1>(plan(p, 1)));
+    const int one_per_sm = porter::require_device().sm_count;
+    return std::apply([&](const auto&... a) { return porter::choose_path_for(fam, a...); }, std::get<1>(plan(p, one_per_sm)));
   };
   v.bind = [=](const port_problem& p, int grid) -> launcher {
     int resident = grid;
