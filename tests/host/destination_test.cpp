@@ -5,12 +5,14 @@
 #include <string>
 #include <vector>
 
-#include <cuda.h>
 #include <gtest/gtest.h>
 
 #include "porter/destination.hpp"
 #include "porter/error.hpp"
 #include "tensor_map.hpp"
+#if !PORTER_HIP
+#  include <cuda.h>  // the driver's tensor-map enums (a HIP build has no tensor maps)
+#endif
 
 namespace {
 
