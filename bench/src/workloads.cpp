@@ -715,53 +715,30 @@ static void ratio_to_memcpy(context& cx, const std::string& workload) {
     if (r.workload == workload && r.ok()) r.ratio = ceiling > 0 ? r.rate / ceiling : 0;
 }
 
-void run_copy2d(context& cx) {
-  const int h = copy2d_shape::size, w = copy2d_shape::size;
+/// copy2d and transpose: y = x or y = x^T over an h x w fp32 grid of fresh data (fill seed `seed`);
+/// the cudaMemcpy D2D ceiling of the same bytes, then the variants of `list` at `stages`, each
+/// checked exactly (y == x, or y == x^T) and by checksum across paths.
+static void run_grid2d(context& cx, const std::string& workload, const std::vector<variant<grid2d_problem>>& list, int h, int w,
+                       long long tiles, std::uint64_t seed, int stages, bool transpose) {
   const long long n = (long long)h * w;
   const std::size_t bytes = std::size_t(n) * sizeof(float);
   dbuf x(bytes), y(bytes);
-  fill_uniform(x.f(), n, 11, -1.f, 1.f, cx.stream);
+  fill_uniform(x.f(), n, seed, -1.f, 1.f, cx.stream);
   check(cudaStreamSynchronize(cx.stream), "fill");
   row base;
-  base.workload = "copy2d";
-  cx.tiles_of["copy2d"] = {static_cast<long long>(w / copy2d_shape::tile_w) * (h / copy2d_shape::tile_h), 1};
+  base.workload = workload;
+  cx.tiles_of[workload] = {tiles, 1};
   base.size = "16384^2 fp32";
   base.bytes = 2.0 * double(bytes);
   base.unit = "GB/s";
   base.ceiling = "cudaMemcpy D2D";
   auto poison = [&] { check(cudaMemsetAsync(y.p, 0xff, bytes, cx.stream), "poison"); };
-  auto copied = [&]() {
+  // y == x, with the checksum the paths are compared by when `with_sum`.
+  auto copied = [&](bool with_sum) {
     const long long bad = count_stream_errors(x.f(), y.f(), n, 1.0f, 0.0f, 0.0f, cx.stream);
     verdict v{bad == 0, bad == 0 ? "y == x exactly" : std::to_string(bad) + " elements differ from x"};
-    if (bad == 0) v.what += "; checksum " + hex64(checksum(y.f(), n, cx.stream));
+    if (bad == 0 && with_sum) v.what += "; checksum " + hex64(checksum(y.f(), n, cx.stream));
     return v;
-  };
-  add_memcpy_row(cx, base, x.p, y.p, bytes, poison, copied);
-  const std::vector<grid2d_problem> sets = {{x.f(), y.f(), h, w}};
-  run_variants(cx, cx.reg.copy2d, [](const kernel_desc& d) { return is_default(d, default_stages_copy2d); }, base, sets, poison, copied,
-               false);
-  compare_checksums(cx, base.workload, base.size);
-  ratio_to_memcpy(cx, "copy2d");
-}
-
-void run_transpose(context& cx) {
-  const int h = transpose_shape::size, w = transpose_shape::size;
-  const long long n = (long long)h * w;
-  const std::size_t bytes = std::size_t(n) * sizeof(float);
-  dbuf x(bytes), y(bytes);
-  fill_uniform(x.f(), n, 12, -1.f, 1.f, cx.stream);
-  check(cudaStreamSynchronize(cx.stream), "fill");
-  row base;
-  base.workload = "transpose";
-  cx.tiles_of["transpose"] = {static_cast<long long>(w / transpose_shape::tile) * (h / transpose_shape::tile), 1};
-  base.size = "16384^2 fp32";
-  base.bytes = 2.0 * double(bytes);
-  base.unit = "GB/s";
-  base.ceiling = "cudaMemcpy D2D";
-  auto poison = [&] { check(cudaMemsetAsync(y.p, 0xff, bytes, cx.stream), "poison"); };
-  auto copied = [&]() {
-    const long long bad = count_stream_errors(x.f(), y.f(), n, 1.0f, 0.0f, 0.0f, cx.stream);
-    return verdict{bad == 0, bad == 0 ? "y == x exactly" : std::to_string(bad) + " elements differ from x"};
   };
   auto transposed = [&]() {
     const long long bad = count_transpose_errors(x.f(), y.f(), h, w, cx.stream);
@@ -769,12 +746,24 @@ void run_transpose(context& cx) {
     if (bad == 0) v.what += "; checksum " + hex64(checksum(y.f(), n, cx.stream));
     return v;
   };
-  add_memcpy_row(cx, base, x.p, y.p, bytes, poison, copied);
+  add_memcpy_row(cx, base, x.p, y.p, bytes, poison, [&] { return copied(!transpose); });
   const std::vector<grid2d_problem> sets = {{x.f(), y.f(), h, w}};
-  run_variants(cx, cx.reg.transpose, [](const kernel_desc& d) { return is_default(d, default_stages_transpose); }, base, sets, poison,
-               transposed, false);
+  const std::function<verdict()> verify = [&] { return transpose ? transposed() : copied(true); };
+  run_variants(cx, list, [stages](const kernel_desc& d) { return is_default(d, stages); }, base, sets, poison, verify, false);
   compare_checksums(cx, base.workload, base.size);
-  ratio_to_memcpy(cx, "transpose");
+  ratio_to_memcpy(cx, workload);
+}
+
+void run_copy2d(context& cx) {
+  const int s = copy2d_shape::size;
+  run_grid2d(cx, "copy2d", cx.reg.copy2d, s, s, static_cast<long long>(s / copy2d_shape::tile_w) * (s / copy2d_shape::tile_h), 11,
+             default_stages_copy2d, false);
+}
+
+void run_transpose(context& cx) {
+  const int s = transpose_shape::size;
+  run_grid2d(cx, "transpose", cx.reg.transpose, s, s, static_cast<long long>(s / transpose_shape::tile) * (s / transpose_shape::tile), 12,
+             default_stages_transpose, true);
 }
 
 }  // namespace pb
