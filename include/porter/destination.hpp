@@ -60,6 +60,7 @@ struct tiled_destination : tiled_source<Box> {
   PORTER_HOST_DEVICE typename Box::element_type* data() const { return const_cast<typename Box::element_type*>(this->ptr); }
 };
 
+/// True for porter::tiled_destination types (a kernel parameter porter::launch checks like a source).
 template <class S> struct is_tiled_destination : std::false_type {};
 template <class B> struct is_tiled_destination<tiled_destination<B>> : std::true_type {};
 
