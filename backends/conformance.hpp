@@ -37,6 +37,8 @@
 //       template <int N> static void store_wait_read_before_release(const detail::copy_context& ctx)
 //       template <int N> static void store_wait_write(const detail::copy_context& ctx)
 //   * has static void after_generic_writes() (a consumer wrote into a landed stage; porter::stage_written)
+//   * (CUDA builds) has `template <class Ring, class Roles> role_protocol` (porter::role_pipeline), with
+//     the protocol's operations plus void enter_role(bool producer) and void sync_role(bool producer)
 // A mismatch (say `void*` where the reference has `const void*`, a missing `static`, an added
 // `noexcept`, a protocol without `release`) fails with a sentence naming the operation; the
 // compiler's instantiation note names the lowering.
@@ -51,6 +53,7 @@
 #include "porter/destination.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/path.hpp"
+#include "porter/roles.hpp"
 #include "porter/source.hpp"
 #include "porter/stage_ring.hpp"
 
@@ -171,6 +174,52 @@ template <class P> struct pcopy_bytes_of<P, std::void_t<decltype(&P::template co
 template <class P, class = void> struct stages_of { static constexpr int value = -1; };
 template <class P> struct stages_of<P, std::void_t<decltype(P::stages)>> { static constexpr int value = P::stages; };
 
+template <class P> using member_role = void (P::*)(bool);
+template <class P, class = void> struct enter_role_of { using type = void; };
+template <class P> struct enter_role_of<P, std::void_t<decltype(&P::enter_role)>> { using type = decltype(&P::enter_role); };
+template <class P, class = void> struct sync_role_of { using type = void; };
+template <class P> struct sync_role_of<P, std::void_t<decltype(&P::sync_role)>> { using type = decltype(&P::sync_role); };
+template <class L, class Ring, class Roles, class = void> struct role_protocol_of { using type = void; };
+template <class L, class Ring, class Roles>
+struct role_protocol_of<L, Ring, Roles, std::void_t<typename L::template role_protocol<Ring, Roles>>> {
+  using type = typename L::template role_protocol<Ring, Roles>;
+};
+
+/// Protocol P (of a ring of box type B) has every operation with its reference signature.
+template <class P, class Ring>
+constexpr bool protocol_type_matches() {
+  if constexpr (std::is_void_v<P>) {
+    return false;
+  } else {
+    using B = typename Ring::template box_type<0>;
+    return std::is_class_v<P> && std::is_same_v<typename init_of<P>::type, member_init<P>> &&
+           std::is_same_v<typename acquire_of<P>::type, member_step<P>> && std::is_same_v<typename commit_of<P>::type, member_step<P>> &&
+           std::is_same_v<typename release_of<P>::type, member_step<P>> && std::is_same_v<typename wait_of<P>::type, member_wait<P>> &&
+           std::is_same_v<typename pcopy_box_of<P, B>::type, member_copy_box<P, B>> &&
+           std::is_same_v<typename pcopy_bytes_of<P>::type, member_copy_bytes<P>> && stages_of<P>::value == Ring::stages;
+  }
+}
+
+/// The role-split protocol of a ring: the protocol's operations plus enter_role(bool) and sync_role(bool).
+template <class L, class Ring, class Roles>
+constexpr bool role_protocol_matches() {
+  using P = typename role_protocol_of<L, Ring, Roles>::type;
+  if constexpr (std::is_void_v<P>) {
+    return false;
+  } else {
+    return protocol_type_matches<P, Ring>() && std::is_same_v<typename enter_role_of<P>::type, member_role<P>> &&
+           std::is_same_v<typename sync_role_of<P>::type, member_role<P>>;
+  }
+}
+
+/// Rings of 1, 2 and 6 stages split by three role shapes.
+template <class L>
+constexpr bool role_protocol_matches_all() {
+  return role_protocol_matches<L, stage_ring<1, box<float, 256>>, roles<warps<1>, warps<1>>>() &&
+         role_protocol_matches<L, stage_ring<2, box<float, 32, 64>, box<unsigned char, 4, 16, 32>>, roles<warps<1>, warps<4>>>() &&
+         role_protocol_matches<L, stage_ring<6, box<double, 2, 2, 2, 2, 2>>, roles<warpgroups<1>, warpgroups<2>, registers<40, 232>>>();
+}
+
 /// One ring's protocol has every operation with its reference signature.
 template <class L, class Ring>
 constexpr bool protocol_matches() {
@@ -231,6 +280,12 @@ constexpr bool check_conformance() {
                 "unsigned pending_after), template <int I, class Box> copy_box(unsigned stage, element*, const "
                 "tiled_source<Box>&, const coord<rank>&), template <int I> copy_bytes(unsigned stage, void*, const void*, "
                 "std::size_t) and static constexpr int stages.");
+#if !PORTER_HIP  // the AMD flavour has no role protocol yet (porter/staged/role_protocol.hpp, AMD)
+  static_assert(cd::role_protocol_matches_all<L>(),
+                "porter lowering conformance: template <class Ring, class Roles> role_protocol must have the protocol's "
+                "operations (init, acquire, copy_box, copy_bytes, commit, wait, release, stages) and enter_role(bool "
+                "producer), sync_role(bool producer) (porter/role_pipeline.hpp).");
+#endif
   return true;
 }
 

@@ -13,6 +13,8 @@
 #include "porter/stage_ring.hpp"
 #include "porter/shared_layout.hpp"
 #include "porter/pipeline.hpp"
+#include "porter/roles.hpp"
+#include "porter/role_pipeline.hpp"
 #include "porter/async_copy.hpp"
 #include "porter/destination.hpp"
 #include "porter/store.hpp"

@@ -674,7 +674,7 @@ void run_tile_cases(test_tally& tt, const std::string& list, const case_options&
       at[std::size_t(i)].resize(std::size_t(wp.total + 1) * std::size_t(R));
       for (int j = 0; j <= wp.total; ++j) random_coord(rng, g[std::size_t(i)], at[std::size_t(i)].data() + std::size_t(j) * std::size_t(R));
     }
-    const dim3 block = pick_block(ci + int(rng() % 3), k.max_threads);
+    const dim3 block = k.fixed_threads ? dim3(k.fixed_threads) : pick_block(ci + int(rng() % 3), k.max_threads);
     const int ahead = ci % 3 == 0 ? k.stages : (ci % 3 == 1 ? 1 : 1 + int(rng() % unsigned(k.stages)));
     const bool protocol = std::string(k.schedule) == "protocol";
     const int prefill = protocol ? int(rng() & 1) : 0;
@@ -726,8 +726,9 @@ void run_tile_cases(test_tally& tt, const std::string& list, const case_options&
     }
     if (!built) continue;
     if (k.forced && !(want_all & porter::path_bit(k.path))) {
-      expect_refusal(tt, where, k, opt.tma_rule,
-                     [&] { k.launch(dim3(1), dim3(32), d_at, st.arg<int2>(idle_off), st.output(), 1, 0); });
+      expect_refusal(tt, where, k, opt.tma_rule, [&] {
+        k.launch(dim3(1), dim3(k.fixed_threads ? k.fixed_threads : 32), d_at, st.arg<int2>(idle_off), st.output(), 1, 0);
+      });
       continue;
     }
     try {

@@ -239,6 +239,7 @@ struct tile_kernel {
   /// swizzled order); false: in dense box order, read through tile_view.
   bool raw_layout = true;
   std::size_t smem_shift = 0;              ///< bytes past the dynamic shared memory base the pipeline is built at
+  unsigned fixed_threads = 0;              ///< the kernel needs exactly this CTA size (role pipelines); 0: pick_block varies it
   std::vector<source_spec> sources;
   /// Build source i over device address `ptr` (throws porter::error from make_tiled_source).
   std::function<void(int, const geometry&, const void*)> build;

@@ -60,16 +60,17 @@ __device__ void scribble_stages(unsigned char* smem) {
   __syncthreads();
 }
 
-/// Fill N bytes at shared `d` with pattern(j). Collective; no barrier (see publish_fill).
+/// Fill N bytes at shared `d` with pattern(j). Collective over `n` threads (thread `t` of them;
+/// default: the CTA); no barrier (see publish_fill).
 template <std::size_t N>
-__device__ void fill_pattern(unsigned char* d) {
+__device__ void fill_pattern(unsigned char* d, unsigned t = thread_rank(), unsigned n = cta_threads()) {
   if constexpr (N % 4 == 0) {
     std::uint32_t* w = reinterpret_cast<std::uint32_t*>(d);
-    for (std::size_t j = thread_rank(); j < N / 4; j += cta_threads())
+    for (std::size_t j = t; j < N / 4; j += n)
       w[j] = std::uint32_t(pattern(4 * j)) | std::uint32_t(pattern(4 * j + 1)) << 8 | std::uint32_t(pattern(4 * j + 2)) << 16 |
              std::uint32_t(pattern(4 * j + 3)) << 24;
   } else {
-    for (std::size_t j = thread_rank(); j < N; j += cta_threads()) d[j] = pattern(j);
+    for (std::size_t j = t; j < N; j += n) d[j] = pattern(j);
   }
 }
 /// Make the fill visible to every thread and to the async proxy before a copy overwrites it.
@@ -78,19 +79,20 @@ __device__ __forceinline__ void publish_fill() {
   __syncthreads();
 }
 
-/// Copy `n` bytes of a landed stage to global `dst`, 16 or 4 bytes at a time where N allows.
+/// Copy N bytes of a landed stage to global `dst`, 16 or 4 bytes at a time where N allows.
+/// Collective over `n` threads (thread `t` of them; default: the CTA).
 template <std::size_t N>
-__device__ void store_bytes(unsigned char* dst, const unsigned char* src) {
+__device__ void store_bytes(unsigned char* dst, const unsigned char* src, unsigned t = thread_rank(), unsigned n = cta_threads()) {
   if constexpr (N % 16 == 0) {
     const uint4* s = reinterpret_cast<const uint4*>(src);
     uint4* d = reinterpret_cast<uint4*>(dst);
-    for (std::size_t j = thread_rank(); j < N / 16; j += cta_threads()) d[j] = s[j];
+    for (std::size_t j = t; j < N / 16; j += n) d[j] = s[j];
   } else if constexpr (N % 4 == 0) {
     const std::uint32_t* s = reinterpret_cast<const std::uint32_t*>(src);
     std::uint32_t* d = reinterpret_cast<std::uint32_t*>(dst);
-    for (std::size_t j = thread_rank(); j < N / 4; j += cta_threads()) d[j] = s[j];
+    for (std::size_t j = t; j < N / 4; j += n) d[j] = s[j];
   } else {
-    for (std::size_t j = thread_rank(); j < N; j += cta_threads()) dst[j] = src[j];
+    for (std::size_t j = t; j < N; j += n) dst[j] = src[j];
   }
 }
 
@@ -141,6 +143,45 @@ __global__ void box_kernel(const __grid_constant__ porter::tiled_source<Box> src
     if (prefill) dev::store_bytes<slot_bytes>(o, ready.bytes());
     else dev::store_bytes<Box::bytes>(o, ready.bytes());
     pipe.consumer_release(ready);
+  }
+}
+
+/// Boxes of a tiled source through a porter::role_pipeline: the producer warps of `Roles` issue
+/// every step's copy (prefilling the stage first when `prefill`: the producer threads write the
+/// pattern, fence it to the async proxy and meet at their own barrier before the copy), the
+/// consumer warps store each landed stage to its destination slot, as box_kernel does. The CTA has
+/// Roles::threads threads; `ahead` is unused (the producers run as far ahead as the ring allows).
+template <class Path, class Roles, int S, class Box>
+__global__ void role_box_kernel(const __grid_constant__ porter::tiled_source<Box> src, const porter::coord<Box::rank>* coords,
+                                const int2* work, unsigned char* out, int /*ahead*/, int prefill) {
+  extern __shared__ unsigned char smem[];
+  using Pipe = porter::role_pipeline<Path, Roles, S, Box>;
+  constexpr std::size_t slot_bytes = Pipe::ring::buffer_bytes[0];
+  dev::scribble_stages<Pipe>(smem);
+  Pipe pipe(smem);
+  const int first = work[blockIdx.x].x, trips = work[blockIdx.x].y;
+  const unsigned t = dev::thread_rank();
+  pipe.enter_role();
+  if (pipe.is_producer()) {
+    for (int i = 0; i < trips; ++i) {
+      auto slot = pipe.producer_acquire();
+      if (prefill) {
+        dev::fill_pattern<slot_bytes>(reinterpret_cast<unsigned char*>(porter::buffer<0>(slot).data()), t, Roles::producer_threads);
+        dev::fence_to_async_proxy();
+        pipe.sync_role();
+      }
+      porter::async_copy(slot, src, coords[first + i]);
+      pipe.producer_commit(slot);
+    }
+  } else {
+    const unsigned c = t - Roles::producer_threads;
+    for (int i = 0; i < trips; ++i) {
+      auto ready = pipe.consumer_wait();
+      unsigned char* o = out + std::size_t(first + i) * slot_bytes;
+      if (prefill) dev::store_bytes<slot_bytes>(o, ready.bytes(), c, Roles::consumer_threads);
+      else dev::store_bytes<Box::bytes>(o, ready.bytes(), c, Roles::consumer_threads);
+      pipe.consumer_release(ready);
+    }
   }
 }
 

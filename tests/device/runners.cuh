@@ -133,6 +133,25 @@ tile_kernel box_kernel_under_test() {
   return k;
 }
 
+/// role_box_kernel<Path, Roles, S, Box>: a porter::role_pipeline, one source, CTAs of exactly
+/// Roles::threads threads.
+template <class Path, class Roles, int S, class Box>
+tile_kernel role_kernel_under_test() {
+  auto set = std::make_shared<detail::source_set<Box>>();
+  tile_kernel k = detail::common<Path, S, Box>(set);
+  auto make = [](auto p) { return &role_box_kernel<decltype(p), Roles, S, Box>; };
+  k.max_threads = detail::max_threads_of<Path>(make);
+  k.fixed_threads = Roles::threads;
+  k.schedule = "protocol";
+  const std::size_t smem = k.shared_bytes;
+  k.launch = [set, make, smem](dim3 grid, dim3 block, const std::vector<const int*>& at, const int2* work, unsigned char* out,
+                               int ahead, int prefill) {
+    detail::launch_as<Path>(make, grid, block, smem, std::get<0>(set->src), reinterpret_cast<const porter::coord<Box::rank>*>(at[0]),
+                            work, out, ahead, prefill);
+  };
+  return k;
+}
+
 /// for_each_tile_kernel<Path, S, Box>: the high-level schedule, one source. WithCoord: the body
 /// takes the box coordinate and checks it (for_each_tile_coord_kernel).
 template <class Path, int S, class Box, bool WithCoord = false>

@@ -111,6 +111,69 @@ __global__ void misuse_kernel(const unsigned char* src, int what) {
   }
 }
 
+// ---- role pipelines (porter::role_pipeline): one producer warp, four consumer warps, 2 stages ----
+
+enum role_misuse : int {
+  role_wrong_cta_size = 1,    // launched with 64 threads instead of Roles::threads = 160
+  role_consumer_acquires,     // a consumer thread calls producer_acquire
+  role_release_missing,       // the consumers never release: the producers' EMPTY wait times out
+  role_commit_missing,        // the producers never commit: the consumers' FULL wait times out
+};
+
+using misuse_roles = porter::roles<porter::warps<1>, porter::warps<4>>;
+template <class P>
+using misuse_role_pipe = porter::role_pipeline<P, misuse_roles, 2, misuse_box>;
+
+template <class P>
+__global__ void role_misuse_kernel(const unsigned char* src, int what) {
+  extern __shared__ unsigned char smem[];
+  misuse_role_pipe<P> pipe(smem);  // traps here for role_wrong_cta_size
+  if (what == role_consumer_acquires && pipe.is_consumer()) {
+    auto a = pipe.producer_acquire();  // traps
+    pipe.producer_commit(a);
+    return;
+  }
+  // Only one role may time out, or the two bounded waits race for the first message: without
+  // releases the consumers stop after the two stages they can see; without commits the producers
+  // stop after the two stages they may fill.
+  const int steps = 4;
+  if (pipe.is_producer()) {
+    for (int i = 0; i < (what == role_commit_missing ? 2 : steps); ++i) {
+      auto a = pipe.producer_acquire();  // role_release_missing: the third acquire (stage 0, phase 1) times out
+      porter::async_copy(porter::buffer<0>(a), src, 64);
+      if (what != role_commit_missing) pipe.producer_commit(a);
+    }
+  } else {
+    for (int i = 0; i < (what == role_release_missing ? 2 : steps); ++i) {
+      auto r = pipe.consumer_wait();  // role_commit_missing: the first wait (stage 0, phase 0) times out
+      if (what != role_release_missing) pipe.consumer_release(r);
+    }
+  }
+}
+
+template <class P>
+[[noreturn]] void run_role_misuse(int what) {
+  std::fflush(stdout);
+  dup2(2, 1);
+  unsigned char* src = nullptr;
+  if (cudaMalloc(&src, 4096) != cudaSuccess) std::_Exit(5);
+  cudaMemset(src, 0x11, 4096);
+  const unsigned threads = what == role_wrong_cta_size ? 64u : misuse_roles::threads;
+  try {
+    porter::launch<P>(&role_misuse_kernel<P>, dim3(1), dim3(threads), misuse_role_pipe<P>::shared_bytes, nullptr,
+                      static_cast<const unsigned char*>(src), what);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "child: porter::launch threw: %s\n", e.what());
+    std::fflush(stderr);
+    std::_Exit(4);
+  }
+  const cudaError_t e = cudaDeviceSynchronize();
+  std::fflush(stdout);
+  std::fprintf(stderr, "child: cudaDeviceSynchronize: %s\n", cudaGetErrorString(e));
+  std::fflush(stderr);
+  std::_Exit(e == cudaSuccess ? 0 : 3);
+}
+
 /// The child side: launch the misuse, synchronise, exit 3 if the kernel failed (0 if it did not).
 template <class P>
 [[noreturn]] void run_misuse(int what) {
@@ -168,6 +231,27 @@ TYPED_TEST(DebugTrap, bounded_wait_times_out) {
   const bool mbarrier = std::is_same_v<TypeParam, porter::path::tma>;
   if (!mbarrier) GTEST_SKIP() << "this pipeline completes through cp.async groups and CTA barriers: there is no bounded mbarrier wait to time out";
   EXPECT_EXIT(run_misuse<TypeParam>(wait_timeout), ::testing::ExitedWithCode(3),
+              "porter: consumer_wait: the stage never landed.*stage 0, phase 0");
+}
+
+TYPED_TEST(DebugTrap, role_pipeline_on_a_cta_of_the_wrong_size) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  EXPECT_EXIT(run_role_misuse<TypeParam>(role_wrong_cta_size), ::testing::ExitedWithCode(3),
+              "porter: porter::role_pipeline: the CTA must have exactly Roles::threads threads");
+}
+TYPED_TEST(DebugTrap, role_pipeline_consumer_calls_producer_acquire) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  EXPECT_EXIT(run_role_misuse<TypeParam>(role_consumer_acquires), ::testing::ExitedWithCode(3),
+              "porter: role_pipeline::producer_acquire called by a consumer thread");
+}
+TYPED_TEST(DebugTrap, role_pipeline_missing_release_times_out_on_empty) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  EXPECT_EXIT(run_role_misuse<TypeParam>(role_release_missing), ::testing::ExitedWithCode(3),
+              "porter: producer_acquire: the consumers never released the stage.*stage 0, phase 1");
+}
+TYPED_TEST(DebugTrap, role_pipeline_missing_commit_times_out_on_full) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  EXPECT_EXIT(run_role_misuse<TypeParam>(role_commit_missing), ::testing::ExitedWithCode(3),
               "porter: consumer_wait: the stage never landed.*stage 0, phase 0");
 }
 

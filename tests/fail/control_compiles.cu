@@ -53,3 +53,20 @@ __global__ void control_fragments(std::uint16_t* smem_tile, unsigned* out, unsig
   out[threadIdx.x] = a.reg[0] + b.reg[3];
   desc[threadIdx.x] = porter::wgmma_descriptor(t, 8, 16);
 }
+
+// The correct forms of the role misuses (roles_registers_not_warpgroups.cu, role_pipeline_not_roles.cu).
+using ctl_roles = porter::roles<porter::warpgroups<1>, porter::warpgroups<2>, porter::registers<40, 232>>;
+__global__ void control_roles(const __grid_constant__ porter::tiled_source<tile> src, float* out) {
+  extern __shared__ unsigned char smem[];
+  porter::role_pipeline<porter::path::tma, ctl_roles, 2, tile> pipe(smem);
+  pipe.enter_role();
+  if (pipe.is_producer()) {
+    auto slot = pipe.producer_acquire();
+    porter::async_copy(slot, src, porter::coord<2>{0, 0});
+    pipe.producer_commit(slot);
+  } else {
+    auto ready = pipe.consumer_wait();
+    out[threadIdx.x] = ready.tile()(0, 1);
+    pipe.consumer_release(ready);
+  }
+}

@@ -125,6 +125,35 @@ __global__ void lower_frag2d(const __grid_constant__ porter::tiled_source<frag> 
       });
 }
 
+// ---- producer / consumer roles ------------------------------------------------------------------
+
+using roles_1_4 = porter::roles<porter::warps<1>, porter::warps<4>>;
+
+/// A role pipeline (one producer warp, four consumer warps, 3 stages): the producers copy box2 at a
+/// run-time column (so the tma path's thread-load fallback, with its producers-only barrier, is live
+/// code); the consumers drain each landed tile.
+template <class Path>
+__global__ void lower_roles2d(const __grid_constant__ porter::tiled_source<box2> src, float* out, int steps, int col) {
+  extern __shared__ unsigned char smem[];
+  porter::role_pipeline<Path, roles_1_4, 3, box2> pipe(smem);
+  pipe.enter_role();
+  if (pipe.is_producer()) {
+    for (int i = 0; i < steps; ++i) {
+      auto slot = pipe.producer_acquire();
+      porter::async_copy(slot, src, porter::coord<2>{i * box2::dim(0), col});
+      pipe.producer_commit(slot);
+    }
+  } else {
+    const unsigned c = threadIdx.x - roles_1_4::producer_threads;
+    for (int i = 0; i < steps; ++i) {
+      auto ready = pipe.consumer_wait();
+      const float* t = ready.tile().data();
+      for (unsigned k = c; k < box2::elements; k += roles_1_4::consumer_threads) out[std::size_t(i) * box2::elements + k] = t[k];
+      pipe.consumer_release(ready);
+    }
+  }
+}
+
 #define LOWERING_INSTANTIATE(P)                                                                             \
   template __global__ void lower_box1d<P>(const __grid_constant__ porter::tiled_source<box1>, float*, int); \
   template __global__ void lower_box2d<P>(const __grid_constant__ porter::tiled_source<box2>, float*, int); \
@@ -133,7 +162,8 @@ __global__ void lower_frag2d(const __grid_constant__ porter::tiled_source<frag> 
   template __global__ void lower_swz2d<P>(const __grid_constant__ porter::tiled_source<swz>,                   \
                                           const __grid_constant__ porter::tiled_destination<swz>, int);         \
   template __global__ void lower_reduce2d<P>(const __grid_constant__ porter::tiled_destination<acc>, float*, int, int); \
-  template __global__ void lower_frag2d<P>(const __grid_constant__ porter::tiled_source<frag>, unsigned*, int, int, int);
+  template __global__ void lower_frag2d<P>(const __grid_constant__ porter::tiled_source<frag>, unsigned*, int, int, int); \
+  template __global__ void lower_roles2d<P>(const __grid_constant__ porter::tiled_source<box2>, float*, int, int);
 
 LOWERING_INSTANTIATE(porter::path::tma)
 LOWERING_INSTANTIATE(porter::path::cp_async)

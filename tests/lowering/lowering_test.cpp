@@ -4,6 +4,7 @@
 // the paths of the PTX files built by tests/lowering/CMakeLists.txt (nvcc -ptx, then ptxas, per target).
 // Kernels are found by their mangled names: lower_<form>I...N6porter4path<len><path>E...
 #include <cctype>
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -148,7 +149,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
   for (int sm : {75, 80, 90}) {
     const ptx_module& m = module(sm);
     EXPECT_EQ(m.target(), "sm_" + std::to_string(sm));
-    EXPECT_EQ(m.entries().size(), 21u) << "sm_" << sm;
+    EXPECT_EQ(m.entries().size(), 24u) << "sm_" << sm;
     for (const char* f : forms)
       for (const char* p : paths) {
         const auto k = code(sm, p, f);
@@ -157,7 +158,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
       }
   }
   EXPECT_EQ(module(90, true).target(), "sm_90");
-  EXPECT_EQ(module(90, true).entries().size(), 21u);
+  EXPECT_EQ(module(90, true).entries().size(), 24u);
 }
 
 // ---- tma ---------------------------------------------------------------------------------------------
@@ -393,6 +394,72 @@ TEST(Lowering, FragmentLoadsAreLdmatrixOnEveryTarget) {
   const auto dbg = code(90, "staged", "frag2d", true);
   EXPECT_TRUE(has(dbg, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
   EXPECT_TRUE(uses_string(dbg, "load_fragments: the region (row0, col0) is outside the tile"));
+}
+
+
+// ---- producer / consumer roles (porter::role_pipeline; tests/lowering/kernels.cu lower_roles2d) ----
+
+/// Sorted arrival counts of every mbarrier.init in `k`.
+std::vector<long> sorted_init_counts(const kernel_code& k) {
+  std::vector<long> c = init_counts(k);
+  std::sort(c.begin(), c.end());
+  return c;
+}
+
+TEST(LoweringRoles, EveryPathCompletesOnFullAndEmptyMbarriersWithoutCtaBarriers) {
+  // One producer warp, four consumer warps, 3 stages: FULL[3] + EMPTY[3] (4 arrivals each: one per
+  // consumer warp). The only CTA barrier is the constructor's; releases are per-warp (__syncwarp).
+  for (int sm : {80, 90})
+    for (const char* p : paths) {
+      if (sm == 80 && std::string(p) == "tma") continue;
+      const auto k = code(sm, p, "roles2d");
+      EXPECT_EQ(lines_with(k, "bar.sync \t0").size(), 1u) << k.label << ": one CTA barrier (construction), none per stage";
+      EXPECT_TRUE(has(k, "bar.warp.sync")) << "consumer releases are aggregated per warp";
+      EXPECT_EQ(lines_with(k, "mbarrier.init.shared::cta.b64").size(), 6u) << k.label;
+      EXPECT_TRUE(lacks(k, "cp.async.commit_group"));
+      EXPECT_TRUE(lacks(k, "cp.async.wait_group"));
+      EXPECT_TRUE(has(k, sm == 90 ? "mbarrier.try_wait.parity" : "mbarrier.test_wait.parity"));
+      EXPECT_FALSE(uses_string(k, "compiled for a target without"));
+    }
+}
+
+TEST(LoweringRoles, TmaFullIsArmedByOneProducerThreadAndFallbacksSyncOnlyTheProducers) {
+  const auto k = code(90, "tma", "roles2d");
+  EXPECT_EQ(sorted_init_counts(k), (std::vector<long>{1, 1, 1, 4, 4, 4})) << "FULL: 1 arrival; EMPTY: 4 consumer warps";
+  EXPECT_TRUE(has(k, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"));
+  EXPECT_TRUE(has(k, "mbarrier.expect_tx"));
+  // The run-time column keeps the thread-load fallback live: it runs on the producers' first warp
+  // and ends with fence.proxy.async and __syncwarp, never a CTA or named barrier (the consumers are
+  // not there).
+  EXPECT_TRUE(has(k, "fence.proxy.async.shared::cta"));
+  EXPECT_TRUE(lacks(k, "bar.sync 1"));
+  EXPECT_TRUE(lacks(k, "bar.sync 2"));
+  EXPECT_TRUE(lacks(k, "cp.async.cg"));
+  EXPECT_TRUE(lacks(k, "cp.async.mbarrier.arrive"));
+}
+
+TEST(LoweringRoles, CpAsyncArrivesThroughCpAsyncMbarrierArrive) {
+  for (int sm : {80, 90}) {
+    const auto k = code(sm, "cp_async", "roles2d");
+    EXPECT_EQ(sorted_init_counts(k), (std::vector<long>{4, 4, 4, 32, 32, 32})) << k.label << ": FULL: 32 producer threads";
+    EXPECT_TRUE(has(k, "cp.async.cg.shared.global"));
+    EXPECT_TRUE(has(k, "cp.async.mbarrier.arrive.shared::cta.b64"));
+    EXPECT_TRUE(lacks(k, "cp.async.mbarrier.arrive.noinc"));
+    EXPECT_TRUE(lacks(k, "cp.async.bulk"));
+  }
+}
+
+TEST(LoweringRoles, StagedProducersStoreAndArriveWithoutAsyncCopies) {
+  for (int sm : {80, 90}) {
+    const auto k = code(sm, "staged", "roles2d");
+    EXPECT_EQ(sorted_init_counts(k), (std::vector<long>{4, 4, 4, 32, 32, 32})) << k.label;
+    EXPECT_TRUE(lacks(k, "cp.async"));
+    EXPECT_TRUE(has(k, "mbarrier.arrive.shared::cta.b64"));
+  }
+  // sm_75 has no mbarrier: the role pipeline on staged is a trap stub naming the reason.
+  const auto k75 = code(75, "staged", "roles2d");
+  EXPECT_TRUE(has(k75, "trap;"));
+  EXPECT_TRUE(uses_string(k75, "role_pipeline on path staged needs mbarrier (sm_80 or newer)"));
 }
 
 }  // namespace

@@ -7,12 +7,13 @@
 
 namespace porter::detail {
 
-/// Handed by a lowering's protocol to its copy_box / copy_bytes. Every thread of the CTA calls the
-/// copy with the same arguments; `thread` tells them apart.
+/// Handed by a lowering's protocol to its copy_box / copy_bytes. Every thread of the copying set
+/// (the CTA, or a role pipeline's producer threads) calls the copy with the same arguments;
+/// `thread` tells them apart.
 struct copy_context {
   std::uint64_t* barrier; ///< the stage's completion mbarrier where the lowering has one (tma), else nullptr
-  unsigned thread;       ///< linear thread index in the CTA, 0..nthreads-1
-  unsigned nthreads;     ///< threads in the CTA (all of them take part)
+  unsigned thread;       ///< index of this thread in the copying set, 0..nthreads-1
+  unsigned nthreads;     ///< threads in the copying set (all of them take part)
 };
 
 /// Unsigned integer vector of W bytes (W = 1, 2, 4, 8, 16): the register a W-byte chunk travels in.

@@ -6,6 +6,7 @@
 #include "porter/cp_async/copy.hpp"
 #include "porter/cp_async/path.hpp"
 #include "porter/cp_async/protocol.hpp"
+#include "porter/cp_async/role_protocol.hpp"
 #include "porter/staged/store.hpp"
 
 namespace porter::backend {
@@ -15,6 +16,8 @@ namespace porter::backend {
 struct cp_async : cp_async_copy, staged_store {
   using path = porter::path::cp_async;
   template <class Ring> using protocol = cp_async_protocol<Ring>;
+  /// The protocol of a ring split into producer and consumer roles (porter::role_pipeline).
+  template <class Ring, class Roles> using role_protocol = cp_async_role_protocol<Ring, Roles>;
 };
 
 }  // namespace porter::backend

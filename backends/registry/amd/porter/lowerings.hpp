@@ -65,6 +65,9 @@ struct refused_on_amd {
     PORTER_DEVICE void release(unsigned, unsigned) {}
 #endif
   };
+  /// Role-split rings: the same refusal (porter/staged/role_protocol.hpp: no roles on AMD yet).
+  template <class Ring, class Roles>
+  using role_protocol = staged_role_protocol<Ring, Roles>;
 };
 }  // namespace backend
 

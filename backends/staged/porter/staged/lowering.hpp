@@ -7,6 +7,7 @@
 #include "porter/staged/copy.hpp"
 #include "porter/staged/path.hpp"
 #include "porter/staged/protocol.hpp"
+#include "porter/staged/role_protocol.hpp"
 #include "porter/staged/store.hpp"
 
 namespace porter::backend {
@@ -16,6 +17,8 @@ namespace porter::backend {
 struct staged : staged_copy, staged_store {
   using path = porter::path::staged;
   template <class Ring> using protocol = staged_protocol<Ring>;
+  /// The protocol of a ring split into producer and consumer roles (porter::role_pipeline).
+  template <class Ring, class Roles> using role_protocol = staged_role_protocol<Ring, Roles>;
 };
 
 }  // namespace porter::backend

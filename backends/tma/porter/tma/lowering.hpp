@@ -6,6 +6,7 @@
 #include "porter/tma/copy.hpp"
 #include "porter/tma/path.hpp"
 #include "porter/tma/protocol.hpp"
+#include "porter/tma/role_protocol.hpp"
 #include "porter/tma/store.hpp"
 
 namespace porter::backend {
@@ -15,6 +16,8 @@ namespace porter::backend {
 struct tma : tma_copy, tma_store {
   using path = porter::path::tma;
   template <class Ring> using protocol = tma_protocol<Ring>;
+  /// The protocol of a ring split into producer and consumer roles (porter::role_pipeline).
+  template <class Ring, class Roles> using role_protocol = tma_role_protocol<Ring, Roles>;
 };
 
 }  // namespace porter::backend

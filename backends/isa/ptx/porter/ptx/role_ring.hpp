@@ -1,0 +1,118 @@
+// porter/ptx/role_ring.hpp — the FULL and EMPTY mbarriers of a role-split ring (porter::roles),
+// shared by the NVIDIA lowerings' role protocols (tma, cp_async, staged).
+//
+// Header: FULL[s] at header + 8 s, EMPTY[s] at header + 8 (S + s) (stage_ring reserves 16 bytes
+// per stage). FULL's arrival count is the lowering's (1 for tma: the issuing thread arms it with
+// expect_tx; the producer threads for cp_async and staged); EMPTY's is the consumer warps: each
+// consumer warp arrives once per release, after __syncwarp, from its lane 0 (the warp's reads of the
+// stage are ordered before that arrival by __syncwarp's memory ordering, and the arrival releases
+// them to the producer that waits on EMPTY).
+//
+//   producer: acquire = wait EMPTY[s] for the release of pass - 1 (nothing on pass 0)
+//   consumer: wait    = wait FULL[s] phase `pass`;  release = one arrival per warp on EMPTY[s]
+// Parities: the phase of pass n has parity n & 1. A producer waits for EMPTY's phase n - 1 only
+// after it filled pass n - 1, and the consumers release pass n only after waiting for it, so no
+// wait can see a phase two ahead of the one it names.
+// Named barriers for a role's own threads: id 1 for the producers, id 2 for the consumers
+// (porter::role_pipeline::sync_role); a kernel using named barriers of its own takes ids 3..15.
+// Source: PTX ISA 8.x 9.7.13.15 (mbarrier), 9.7.13.1 (bar.sync with a thread count); CUTLASS
+// sm90_pipeline.hpp (PipelineTmaAsync / PipelineAsync: FULL and EMPTY barriers per stage).
+#pragma once
+#include <cstdint>
+
+#include "porter/detail/trap.hpp"
+#include "porter/ptx/barrier.hpp"
+#include "porter/ptx/common.hpp"
+#include "porter/ptx/mbarrier.hpp"
+
+#if !defined(PORTER_DEBUG_WAIT_CYCLES)
+/// Debug builds: cycles a thread may spin on one mbarrier phase before trapping (~2 s at 2 GHz).
+#  define PORTER_DEBUG_WAIT_CYCLES (4000000000LL)
+#endif
+
+namespace porter::ptx {
+
+/// Named barrier id of the producer threads of a role pipeline, and of its consumer threads.
+inline constexpr unsigned producer_barrier_id = 1;
+inline constexpr unsigned consumer_barrier_id = 2;
+
+#if defined(__CUDACC__)
+/// Spin until the phase of parity `parity` of `bar` has completed (acquire, CTA scope). Debug
+/// builds trap after PORTER_DEBUG_WAIT_CYCLES naming `what`, the stage and the pass.
+PORTER_DEVICE PORTER_FORCEINLINE void wait_phase(std::uint64_t* bar, unsigned parity, const char* what, unsigned stage, unsigned pass) {
+#if PORTER_DEBUG
+  const long long t0 = clock64();
+  while (!mbarrier_try_wait_parity(bar, parity))
+    if (clock64() - t0 > PORTER_DEBUG_WAIT_CYCLES) detail::trap_stage(what, stage, pass);
+#else
+  (void)what;
+  (void)stage;
+  (void)pass;
+  while (!mbarrier_try_wait_parity(bar, parity)) {
+  }
+#endif
+}
+
+#endif  // __CUDACC__
+
+/// The FULL / EMPTY barriers of a role-split ring of `Stages` stages with `ConsumerWarps` consumer
+/// warps (see the file comment). Per-thread object; every operation is called by the role's
+/// threads only.
+template <int Stages, unsigned ConsumerWarps>
+struct role_ring {
+  std::uint64_t* full = nullptr;
+  std::uint64_t* empty = nullptr;
+#if defined(__CUDACC__)
+
+  /// Point at the header; thread 0 initialises FULL with `full_count` arrivals and EMPTY with one
+  /// per consumer warp. The caller follows with a CTA barrier.
+  PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned full_count) {
+    full = reinterpret_cast<std::uint64_t*>(header);
+    empty = full + Stages;
+    if (thread == 0) {
+      for (int s = 0; s < Stages; ++s) {
+        mbarrier_init(full + s, full_count);
+        mbarrier_init(empty + s, ConsumerWarps);
+      }
+      fence_mbarrier_init();
+    }
+  }
+  /// Producer: stage `stage` may be written for pass `pass` (its release of pass - 1 is complete).
+  PORTER_DEVICE PORTER_FORCEINLINE void producer_acquire(unsigned stage, unsigned pass) const {
+    if (pass != 0)
+      wait_phase(empty + stage, (pass - 1) & 1u,
+                 "producer_acquire: the consumers never released the stage (EMPTY wait timed out: a consumer warp skipped "
+                 "consumer_release)",
+                 stage, pass);
+  }
+  /// Consumer: the stage's pass `pass` has landed.
+  PORTER_DEVICE PORTER_FORCEINLINE void consumer_wait(unsigned stage, unsigned pass) const {
+    wait_phase(full + stage, pass & 1u,
+               "consumer_wait: the stage never landed (FULL wait timed out: a producer skipped producer_commit, or a copy never "
+               "completed)",
+               stage, pass);
+  }
+  /// Begin a role of `Roles`: setmaxnreg.dec / .inc to the roles' register budgets where asked
+  /// (porter::registers) and the target has it; nothing otherwise.
+  template <class Roles>
+  static PORTER_DEVICE PORTER_FORCEINLINE void enter_role(bool producer) {
+    if constexpr (Roles::reallocates) {
+      if (producer) setmaxnreg_dec<Roles::producer_registers>();
+      else setmaxnreg_inc<Roles::consumer_registers>();
+    }
+  }
+  /// Barrier among the threads of one role of `Roles` (named barrier 1 or 2).
+  template <class Roles>
+  static PORTER_DEVICE PORTER_FORCEINLINE void sync_role(bool producer) {
+    if (producer) named_barrier_sync<producer_barrier_id>(Roles::producer_threads);
+    else named_barrier_sync<consumer_barrier_id>(Roles::consumer_threads);
+  }
+  /// Consumer: this warp is done reading the stage (warp-collective: every lane calls it).
+  PORTER_DEVICE PORTER_FORCEINLINE void consumer_release(unsigned stage, unsigned thread) const {
+    __syncwarp();
+    if ((thread & 31u) == 0) mbarrier_arrive(empty + stage);
+  }
+#endif  // __CUDACC__
+};
+
+}  // namespace porter::ptx

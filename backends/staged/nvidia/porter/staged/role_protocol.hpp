@@ -1,0 +1,84 @@
+// porter/staged/role_protocol.hpp (NVIDIA flavour) — how a staged stage completes when the CTA is
+// split into producer and consumer roles (porter::role_pipeline, porter/roles.hpp; sm_80+).
+//
+// The producer threads load through registers and store to shared memory; the stage completes on
+// an mbarrier, so the consumers never wait for a CTA barrier the producers would have to join:
+//   header    FULL[s] with one arrival per producer thread, EMPTY[s] with one per consumer warp
+//             (porter/ptx/role_ring.hpp), initialised by thread 0 before the roles begin.
+//   acquire   (producers) wait for EMPTY's phase of the previous pass (nothing on pass 0).
+//   copy      (producers) plain loads and shared-memory stores by the producer threads
+//             (porter/staged/copy.hpp), synchronous: nothing is deferred.
+//   commit    (producers) every producer thread arrives on FULL (mbarrier.arrive, release at CTA
+//             scope: its stores are visible to the consumers that observe the phase complete).
+//   wait      (consumers) every consumer thread waits for FULL's phase of this pass (acquire).
+//   release   (consumers) __syncwarp, then lane 0 of each consumer warp arrives on EMPTY.
+// mbarrier needs sm_80: a role pipeline on the staged path traps on older targets (sm_75); the
+// CTA-collective porter::pipeline runs staged everywhere.
+// Source: PTX ISA 8.x 9.7.13.15 (mbarrier arrive: release; try_wait / test_wait: acquire).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "porter/detail/copy_context.hpp"
+#include "porter/detail/trap.hpp"
+#include "porter/ptx/mbarrier.hpp"
+#include "porter/ptx/role_ring.hpp"
+#include "porter/roles.hpp"
+#include "porter/source.hpp"
+#include "porter/staged/copy.hpp"
+
+namespace porter::backend {
+
+/// The staged protocol for a ring (porter::stage_ring<S, Boxes...>) split by `Roles`.
+template <class Ring, class Roles>
+class staged_role_protocol {
+ public:
+  static constexpr int stages = Ring::stages;
+
+#if defined(__CUDACC__)
+  /// Initialise the barriers (thread 0) and record this thread's role. Collective over the CTA; the
+  /// pipeline follows it with a CTA barrier. Traps on a target without mbarrier (sm_75).
+  PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned /*nthreads*/) {
+    if constexpr (arch::device_pass && !arch::has_mbarrier)
+      detail::trap("porter::role_pipeline on path staged needs mbarrier (sm_80 or newer); use porter::pipeline on this target");
+    ring_.init(header, thread, Roles::producer_threads);
+    rank_ = thread < Roles::producer_threads ? thread : thread - Roles::producer_threads;
+  }
+  /// Producers: make stage `stage` of pass `pass` writable.
+  PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { ring_.producer_acquire(stage, pass); }
+  /// Producers: copy a box into buffer I of `stage` (loads and stores by the producer threads).
+  template <int I, class Box>
+  PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned /*stage*/, typename Box::element_type* dst, const tiled_source<Box>& src,
+                                                 const coord<Box::rank>& at) {
+    staged_copy::copy_box<Box>(dst, src, at, ctx());
+  }
+  /// Producers: copy `bytes` contiguous bytes into buffer I of `stage`.
+  template <int I>
+  PORTER_DEVICE PORTER_FORCEINLINE void copy_bytes(unsigned /*stage*/, void* dst, const void* src, std::size_t bytes) {
+    staged_copy::copy_bytes(dst, src, bytes, ctx());
+  }
+  /// Producers: this thread's stores of the stage are done (one arrival on FULL).
+  PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) { ptx::mbarrier_arrive(ring_.full + stage); }
+  /// Begin this thread's role (register budgets of Roles, where asked and available).
+  PORTER_DEVICE PORTER_FORCEINLINE void enter_role(bool producer) { ring_type::template enter_role<Roles>(producer); }
+  /// Barrier among the threads of this thread's role.
+  PORTER_DEVICE PORTER_FORCEINLINE void sync_role(bool producer) { ring_type::template sync_role<Roles>(producer); }
+  /// Consumers: wait for FULL's phase of pass `pass`.
+  PORTER_DEVICE PORTER_FORCEINLINE void wait(unsigned stage, unsigned pass, unsigned /*pending_after*/) {
+    ring_.consumer_wait(stage, pass);
+  }
+  /// Consumers: this warp is done reading the stage.
+  PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned stage, unsigned /*pass*/) { ring_.consumer_release(stage, rank_); }
+
+ private:
+  PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx() const {
+    return detail::copy_context{nullptr, rank_, Roles::producer_threads};
+  }
+#endif  // __CUDACC__
+
+  using ring_type = ptx::role_ring<Ring::stages, Roles::consumer_warps>;
+  ring_type ring_{};
+  unsigned rank_ = 0;
+};
+
+}  // namespace porter::backend

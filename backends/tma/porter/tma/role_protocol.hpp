@@ -1,0 +1,90 @@
+// porter/tma/role_protocol.hpp — how a tma stage completes when the CTA is split into producer and
+// consumer roles (porter::role_pipeline, porter/roles.hpp; Hopper, sm_90+).
+//
+// PROTOCOL (each operation called by every thread of ONE role, in the same order):
+//   header    FULL[s] with arrival count 1, EMPTY[s] with one arrival per consumer warp
+//             (porter/ptx/role_ring.hpp), initialised by thread 0 before the roles begin.
+//   acquire   (producers) wait for EMPTY's phase of the previous pass (nothing on pass 0).
+//   copy      (producers) producer thread 0 raises FULL's transaction bytes and issues
+//             cp.async.bulk(.tensor) completing on FULL (porter/tma/copy.hpp). The thread-load
+//             fallbacks run on the producers' first warp and end with fence.proxy.async and
+//             __syncwarp, before thread 0's arrival (no CTA barrier: the consumers are elsewhere).
+//   commit    (producers) producer thread 0 arrives on FULL, once.
+//   wait      (consumers) every consumer thread waits for FULL's phase of this pass.
+//   release   (consumers) __syncwarp, then lane 0 of each consumer warp arrives on EMPTY: the
+//             EMPTY side is aggregated per warp (consumer_warps arrivals per phase, not threads).
+// So a stage costs: one expect_tx per copy and one arrive (producer thread 0), one EMPTY wait per
+// producer thread, one FULL wait per consumer thread, one arrival per consumer warp. No CTA barrier.
+// Source: PTX ISA 8.x 9.7.13.15 (mbarrier), 9.7.9.25.4/5 (bulk copies); CUTLASS sm90_pipeline.hpp
+// (PipelineTmaAsync: the producer arms FULL with expect_tx, consumers release EMPTY).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "porter/detail/copy_context.hpp"
+#include "porter/detail/trap.hpp"
+#include "porter/ptx/mbarrier.hpp"
+#include "porter/ptx/role_ring.hpp"
+#include "porter/roles.hpp"
+#include "porter/source.hpp"
+#include "porter/tma/copy.hpp"
+
+namespace porter::backend {
+
+/// The tma protocol for a ring (porter::stage_ring<S, Boxes...>) split by `Roles` (porter::roles).
+template <class Ring, class Roles>
+class tma_role_protocol {
+ public:
+  static constexpr int stages = Ring::stages;
+
+#if defined(__CUDACC__)
+  /// Initialise the barriers (thread 0) and record this thread's role. Collective over the CTA; the
+  /// pipeline follows it with a CTA barrier. Traps on a compile target without TMA.
+  PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned /*nthreads*/) {
+    if constexpr (arch::device_pass && !arch::has_tma)
+      detail::trap("path tma was compiled for a target without TMA (needs sm_90); porter::launch refuses this on the host");
+    ring_.init(header, thread, 1);
+    rank_ = thread < Roles::producer_threads ? thread : thread - Roles::producer_threads;
+  }
+  /// Producers: make stage `stage` of pass `pass` writable.
+  PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { ring_.producer_acquire(stage, pass); }
+  /// Producers: copy a box into buffer I of `stage`. Traps when the source does not allow tma.
+  template <int I, class Box>
+  PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
+                                                 const coord<Box::rank>& at) {
+    if (!src.supports(path_id::tma))
+      detail::trap("async_copy on path tma: this source does not allow tma (see porter::explain on the host)");
+    tma_copy::copy_box<Box>(dst, src, at, ctx(stage));
+  }
+  /// Producers: copy `bytes` contiguous bytes into buffer I of `stage`.
+  template <int I>
+  PORTER_DEVICE PORTER_FORCEINLINE void copy_bytes(unsigned stage, void* dst, const void* src, std::size_t bytes) {
+    tma_copy::copy_bytes(dst, src, bytes, ctx(stage));
+  }
+  /// Producers: producer thread 0's one arrival on FULL.
+  PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) {
+    if (rank_ == 0) ptx::mbarrier_arrive(ring_.full + stage);
+  }
+  /// Begin this thread's role (register budgets of Roles, where asked and available).
+  PORTER_DEVICE PORTER_FORCEINLINE void enter_role(bool producer) { ring_type::template enter_role<Roles>(producer); }
+  /// Barrier among the threads of this thread's role.
+  PORTER_DEVICE PORTER_FORCEINLINE void sync_role(bool producer) { ring_type::template sync_role<Roles>(producer); }
+  /// Consumers: wait for FULL's phase of pass `pass`.
+  PORTER_DEVICE PORTER_FORCEINLINE void wait(unsigned stage, unsigned pass, unsigned /*pending_after*/) {
+    ring_.consumer_wait(stage, pass);
+  }
+  /// Consumers: this warp is done reading the stage (one arrival per warp on EMPTY).
+  PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned stage, unsigned /*pass*/) { ring_.consumer_release(stage, rank_); }
+
+ private:
+  PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx(unsigned stage) const {
+    return detail::copy_context{ring_.full + stage, rank_, Roles::producer_threads};
+  }
+#endif  // __CUDACC__
+
+  using ring_type = ptx::role_ring<Ring::stages, Roles::consumer_warps>;
+  ring_type ring_{};
+  unsigned rank_ = 0;
+};
+
+}  // namespace porter::backend
