@@ -6,7 +6,7 @@ usage: plot.py RESULTS_DIR   (reads RESULTS_DIR/results.csv and, if present, res
 
 Bars: every implementation of a workload at its default stage count (and the best stage of each
 porter path), as a ratio to the ceiling of its kind (cudaMemcpy D2D for bandwidth, cuBLAS for
-sgemm and smallgemm), annotated with the absolute rate. Lines: rate against stage count, one line
+sgemm and smallgemm; the Triton and torch peers' rows with them), annotated with the absolute rate. Lines: rate against stage count, one line
 per path and per hand-written pipeline; the stage porter's planner recommends is marked.
 """
 import csv
@@ -41,6 +41,9 @@ COLORS = {
     "kokkos-range": "#9467bd",
     "kokkos-mdrange": "#9467bd",
     "kokkos-team": "#8c564b",
+    "triton": "#e7298a",
+    "torch": "#66a61e",
+    "torch-copy": "#a6761d",
 }
 
 

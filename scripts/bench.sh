@@ -10,6 +10,8 @@
 #   anything else    passed to porter-bench: --quick, --ncu, --only stream,stencil, --no-sweep, ...
 # Kokkos baselines: configure finds a CUDA-enabled Kokkos through Kokkos_ROOT (environment) or in
 # .kokkos/install; without one the report says so and the rest runs.
+# Triton and torch peers: porter-bench runs bench/peers/triton_peers.py when python3 (or
+# PORTER_BENCH_PYTHON, or --python PATH) imports triton and torch; --no-triton skips them.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/bench/results/latest"
@@ -23,7 +25,7 @@ while [ $# -gt 0 ]; do
     --arch) arch="$2"; shift 2 ;;
     --build-dir) build="$2"; shift 2 ;;
     -j) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) args+=("$1"); shift ;;
   esac
 done

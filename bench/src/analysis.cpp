@@ -2,7 +2,8 @@
 //
 // Targets name two measured rows and a goal for their rate ratio (PASS, MISS with by how much, or
 // n/a when a row is missing). Besides the ceilings (cudaMemcpy D2D, cuBLAS, Kokkos) they
-// hold porter to the peers a user would pick instead (cub::DeviceTransform for stream) and, per
+// hold porter to the peers a user would pick instead (cub::DeviceTransform for stream; the best of
+// cub, Kokkos, Triton and torch for stream and of cuBLAS, Triton and torch.matmul for sgemm) and, per
 // workload and path, to the hand-written pipeline of the same path and tiling (porter/tma vs
 // manual/tma, porter/cp_async vs manual/cp_async and, for smallgemm, vs the cuda::pipeline
 // version), each at its best stage count: docs/design.md, invariant 7, "zero cost".
@@ -57,6 +58,29 @@ void add_target(context& cx, const std::string& name, const row* num, const row*
 
 bool is(const row& r, const std::string& workload, const std::string& impl, const std::string& path = "") {
   return r.workload == workload && r.impl == impl && (path.empty() || r.path == path);
+}
+
+/// A library a user would pick instead of porter for `workload`: cub, Kokkos, Triton and torch for
+/// stream (torch-copy is a copy, not the operation); cuBLAS, Triton and torch.matmul for the GEMMs.
+bool is_peer(const row& r) {
+  if (r.workload == "stream") return r.impl == "cub" || r.impl == "triton" || r.impl == "torch" || r.impl.rfind("kokkos", 0) == 0;
+  if (r.workload == "sgemm" || r.workload == "bf16gemm") return r.impl == "cublas" || r.impl == "triton" || r.impl == "torch";
+  return false;
+}
+
+/// The fastest peer row of `workload` (at `size`, when given).
+const row* best_peer(const context& cx, const std::string& workload, const std::string& size = "") {
+  return best_row(cx, [&](const row& r) { return r.workload == workload && (size.empty() || r.size == size) && is_peer(r); });
+}
+
+/// "; peers: cub 4251 GB/s, triton 4180 GB/s (0.983x the best)" — every peer's rate beside the best's.
+std::string peers_detail(const context& cx, const std::string& workload, const std::string& size, const row* best) {
+  std::string o;
+  for (const auto& r : cx.rep.rows)
+    if (r.ok() && !r.sweep_only && r.workload == workload && (size.empty() || r.size == size) && is_peer(r) && best && best->rate > 0)
+      o += (o.empty() ? "; peers: " : ", ") + r.impl + " " + format_double(r.rate, r.unit == "GB/s" ? 0 : 2) + " " + r.unit + " (" +
+           format_double(r.rate / best->rate, 3) + "x the best)";
+  return o;
 }
 
 std::string sgemm_size_8192(const context& cx) {
@@ -184,6 +208,11 @@ void evaluate_targets(context& cx) {
     add_target(cx, std::string("stream: porter/") + path + " (best stage) >= " + format_double(goal, 2) + "x cub::DeviceTransform",
                b, cub_row, goal, "CUB picks its own block size, grid and load strategy for the device");
     if (cx.rep.targets.back().verdict != "n/a") cx.rep.targets.back().detail += cub_vs_memcpy;
+    const row* peer = best_peer(cx, "stream");
+    add_target(cx, std::string("stream: porter/") + path + " (best stage) >= " + format_double(goal, 2) +
+                       "x the best peer (cub, Kokkos, Triton, torch)",
+               b, peer, goal, "the best peer's kernel is tuned for the device by its library (Triton: autotuned BLOCK and warps)");
+    if (cx.rep.targets.back().verdict != "n/a") cx.rep.targets.back().detail += peers_detail(cx, "stream", "", peer);
   }
   // 2. stencil2d effective bandwidth against the same path's stream, and against Kokkos.
   for (int rad = 1; rad <= 2; ++rad) {
@@ -223,6 +252,12 @@ void evaluate_targets(context& cx) {
   const row* bp = best_row(cx, [&](const row& r) { return r.workload == "sgemm" && r.size == s8 && r.impl == "porter"; });
   add_target(cx, "sgemm 8192^3: best porter path >= 0.85x cuBLAS", bp, cub, 0.85,
              "a SIMT FFMA kernel (128x128x8 tile, 8x8 per thread, unswizzled tiles) against cuBLAS' tuned kernels");
+  {
+    const row* peer = best_peer(cx, "sgemm", s8);
+    add_target(cx, "sgemm 8192^3: best porter path >= 0.85x the best peer (cuBLAS, Triton, torch.matmul; fp32, no TF32)", bp, peer,
+               0.85, "the peers' kernels are tuned per size (cuBLAS' heuristics, Triton's autotuner)");
+    if (cx.rep.targets.back().verdict != "n/a") cx.rep.targets.back().detail += peers_detail(cx, "sgemm", s8, peer);
+  }
   for (const char* path : {"tma", "cp_async"}) {
     const row* piped = best_row(cx, [&](const row& r) {
       return r.workload == "sgemm" && r.size == s8 && r.impl == "porter" && r.path == path && r.stages >= 3;

@@ -25,8 +25,11 @@ struct options {
   bool lowering = false;     ///< print the lowering report (also with a GPU)
   int device = 0;
   std::string out;           ///< results directory ("" = none)
-  std::vector<std::string> only;  ///< workloads to run (empty: all): stream, stencil, sgemm, smallgemm, copy2d, transpose, ports
+  std::vector<std::string> only;  ///< workloads to run (empty: all): stream, stencil, sgemm, bf16gemm, smallgemm, copy2d, transpose, ports
   double budget_s = 0;       ///< stop starting new sweeps after this many seconds (0: by mode)
+  bool triton = true;        ///< run the Triton and torch peers (bench/peers/triton_peers.py) when python imports them
+  std::string python;        ///< the peers' interpreter ("" : $PORTER_BENCH_PYTHON, else python3)
+  double triton_budget_s = 0;  ///< the peers' own time budget (0: 120 s quick, 300 s full)
   bool wants(const std::string& w) const;
 };
 
@@ -83,6 +86,17 @@ std::vector<mechanism_line> workload_mechanisms();
 std::vector<row> run_kokkos_child(context& cx);
 /// "Kokkos 4.6.1 (CUDA): porter-bench-kokkos" or why there are no Kokkos baselines.
 std::string kokkos_status();
+
+/// Run bench/peers/triton_peers.py (Triton and torch on stream, sgemm, bf16gemm) as a child process
+/// after the workloads and merge its rows into cx.rep (bench/src/triton_client.cpp); without
+/// --no-triton, a python that imports triton and torch, or the script, one note says why.
+void run_triton_peers(context& cx);
+/// The interpreter for the peers: --python, else $PORTER_BENCH_PYTHON, else python3.
+std::string peer_python(const options& o);
+/// `python -c "import triton, torch"`: true and "triton X torch Y", or false and why.
+bool probe_triton(const std::string& python, std::string& versions, std::string& why);
+/// What happened to the Triton peers on a machine without a GPU (for the no-GPU report).
+std::string triton_status_without_gpu(const options& o);
 
 
 }  // namespace pb

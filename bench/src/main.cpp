@@ -1,6 +1,7 @@
 // porter-bench — the data-path comparison: every workload written once with porter, run on the
-// tma, cp_async and staged paths, against the ceilings, peers (cub, Kokkos, cuBLAS) and the
-// hand-written pipeline of each path (TMA, cp.async, cuda::pipeline), measured in the same run.
+// tma, cp_async and staged paths, against the ceilings, peers (cub, Kokkos, cuBLAS, Triton and
+// torch) and the hand-written pipeline of each path (TMA, cp.async, cuda::pipeline), measured in
+// the same run.
 //
 // Without a GPU it prints the lowering report instead (per target and path: instructions emitted,
 // registers, shared memory, spills, from the compiler) and exits 0.
@@ -31,13 +32,18 @@ const char* k_usage =
     "  --quick            fewer repetitions (about 30 s on an H200); the stage sweep of sgemm at 8192^3 only\n"
     "  --full             more repetitions, sgemm sweep at 4096^3 and 8192^3 too (the default)\n"
     "  --no-sweep         only the default stage counts\n"
-    "  --only LIST        workloads to run, comma-separated: stream,stencil,sgemm,smallgemm,copy2d,transpose,ports\n"
+    "  --only LIST        workloads to run, comma-separated: stream,stencil,sgemm,bf16gemm,smallgemm,copy2d,transpose,ports\n"
+    "                     (bf16gemm: the Triton and torch peers' rows)\n"
     "  --out DIR          write results.csv, results.json, table.txt and lowering.txt to DIR\n"
     "  --ncu              after timing, run Nsight Compute on each path's kernel: stall reasons per path\n"
     "  --ncu-only         only the Nsight Compute pass\n"
     "  --lowering         print the lowering report (what the compiler emitted per target and path)\n"
     "  --device N         GPU ordinal (default 0)\n"
     "  --budget SECONDS   stop starting sweep points after this long (default: 150 quick, 420 full)\n"
+    "  --no-triton        skip the Triton and torch peers (bench/peers/triton_peers.py, run after the workloads\n"
+    "                     when PYTHON -c 'import triton, torch' works)\n"
+    "  --python PATH      the peers' interpreter (default: $PORTER_BENCH_PYTHON, else python3)\n"
+    "  --triton-budget S  the peers start no new workload after S seconds (default: 120 quick, 300 full)\n"
     "  --version          print porter's version (the linked core's) and exit\n"
     "  --help\n"
     "Tables go to stdout, progress to stderr. Exit status 1 if any result was wrong.\n";
@@ -138,6 +144,9 @@ int main(int argc, char** argv) {
     else if (a == "--lowering") opt.lowering = true;
     else if (a == "--device") opt.device = std::atoi(next().c_str());
     else if (a == "--budget") opt.budget_s = std::atof(next().c_str());
+    else if (a == "--no-triton") opt.triton = false;
+    else if (a == "--python") opt.python = next();
+    else if (a == "--triton-budget") opt.triton_budget_s = std::atof(next().c_str());
     else if (a == "--version") {
       std::printf("porter-bench %s\n", porter::version().string);
       return 0;
@@ -150,8 +159,10 @@ int main(int argc, char** argv) {
     }
   }
   for (const auto& w : opt.only)
-    if (w != "stream" && w != "stencil" && w != "sgemm" && w != "smallgemm" && w != "copy2d" && w != "transpose" && w != "ports") {
-      std::fprintf(stderr, "porter-bench: --only takes stream, stencil, sgemm, smallgemm, copy2d, transpose, ports (got %s)\n", w.c_str());
+    if (w != "stream" && w != "stencil" && w != "sgemm" && w != "bf16gemm" && w != "smallgemm" && w != "copy2d" && w != "transpose" &&
+        w != "ports") {
+      std::fprintf(stderr, "porter-bench: --only takes stream, stencil, sgemm, bf16gemm, smallgemm, copy2d, transpose, ports (got %s)\n",
+                   w.c_str());
       return 2;
     }
   if (!opt.out.empty()) std::filesystem::create_directories(opt.out);
@@ -177,11 +188,14 @@ int main(int argc, char** argv) {
       << kernel_inventory(cx.reg) << "\n"
       << planner_example(cx.reg);
     o << pb::mechanisms_table(pb::workload_mechanisms());
+    const std::string triton = pb::triton_status_without_gpu(opt);
+    o << "\nTriton and torch peers (bench/peers/triton_peers.py): " << triton << "\n";
     std::fputs(o.str().c_str(), stdout);
     if (!opt.out.empty()) {
       write_file(opt.out, "lowering.txt", o.str());
       pb::report rep;
       rep.meta = pb::collect_meta(nullptr, argv_line);
+      rep.meta.emplace_back("triton", triton);
       rep.notes.push_back("no GPU found: " + why + "; see lowering.txt");
       write_file(opt.out, "results.json", rep.json());
       write_file(opt.out, "results.csv", rep.csv());
@@ -223,6 +237,7 @@ int main(int argc, char** argv) {
       if (opt.wants("copy2d")) pb::run_copy2d(cx);
       if (opt.wants("transpose")) pb::run_transpose(cx);
       if (opt.wants("ports")) pb::run_ports(cx);
+      pb::run_triton_peers(cx);  // after the workloads: its rows join theirs (bench/src/peer_rows.cpp)
       cx.rep.meta.emplace_back("memory_latency", cx.latency_note);
       pb::evaluate_planner(cx);
       pb::evaluate_targets(cx);

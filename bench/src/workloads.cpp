@@ -358,9 +358,11 @@ void run_stream(context& cx) {
     const long long bad = count_stream_errors(x.f(), y.f(), n, 1.0f, 0.0f, 0.0f, cx.stream);
     return verdict{bad == 0, bad == 0 ? "y == x exactly" : std::to_string(bad) + " elements differ from x"};
   };
+  // The checksum of y lets compare_checksums hold porter's paths to bit-identical results and tell
+  // whether a peer's y (cub, Triton's: bench/peers/triton_peers.py fills x the same way) is too.
   auto axpb_ok = [&]() {
     const long long bad = count_stream_errors(x.f(), y.f(), n, a, b, 1e-6f, cx.stream);
-    return verdict{bad == 0, bad == 0 ? "all elements = a*x+b (rel. err <= 1e-6)"
+    return verdict{bad == 0, bad == 0 ? "all elements = a*x+b (rel. err <= 1e-6); checksum " + hex64(checksum(y.f(), n, cx.stream))
                                       : std::to_string(bad) + " of " + std::to_string(n) + " elements wrong or unwritten"};
   };
 
@@ -421,6 +423,7 @@ void run_stream(context& cx) {
     auto others = [](const kernel_desc& d) { return !is_default(d, default_stages_stream); };
     run_variants(cx, cx.reg.stream, others, base, sets, poison, axpb_ok, true);
   }
+  compare_checksums(cx, base.workload, base.size);
   for (auto& r : cx.rep.rows)
     if (r.workload == "stream" && r.ok()) r.ratio = cx.d2d_gbs > 0 ? r.rate / cx.d2d_gbs : 0;
 }
