@@ -8,55 +8,13 @@
 #include <tuple>
 #include <type_traits>
 
-#include "../kernels/porter_register.cuh"
+#include "add_port.cuh"
 #include "after.cuh"
 #include "public_matmul.cuh"
 
 namespace pb {
 namespace ports {
 namespace {
-
-template <class P>
-using concrete_or_staged = std::conditional_t<std::is_same_v<P, porter::path::automatic>, porter::path::staged, P>;
-
-/// Register the port `fam` on path P (a concrete path or automatic) in pair `pair`. `Pipe` is the
-/// kernel's pipeline on P (staged for automatic: the descriptions read its sizes, which are the
-/// same on every path). `plan(p, resident)` returns the launch grid and the kernel's arguments for
-/// problem p when `resident` CTAs fit on the device at once.
-template <class P, class Pipe, class Fam, class Plan>
-void add_port(registry& r, const char* pair, const char* name, dim3 block, Fam fam, Plan plan, const char* impl = "porter") {
-  constexpr bool automatic = std::is_same_v<P, porter::path::automatic>;
-  const int threads = int(block.x * block.y * block.z);
-  const void* func = reinterpret_cast<const void*>(fam.make(concrete_or_staged<P>{}));
-  variant<port_problem> v;
-  v.d = porter_desc<P, Pipe>(threads, func, name, sched_mode::planned);
-  v.d.impl = impl;
-  const std::size_t smem = Pipe::shared_bytes;
-  // The arguments only carry the sources the choice reads; plan them for one CTA per SM (a planned
-  // schedule refuses fewer resident CTAs than SMs: rule planner.ctas_per_sm, which a resident count
-  // of 1 hit on the H200 and left the automatic rows of the persistent pairs refused).
-  auto choose = [fam, plan](const port_problem& p) {
-    const int one_per_sm = porter::require_device().sm_count;
-    return std::apply([&](const auto&... a) { return porter::choose_path_for(fam, a...); }, std::get<1>(plan(p, one_per_sm)));
-  };
-  v.bind = [=](const port_problem& p, int grid) -> launcher {
-    int resident = grid;
-    if constexpr (automatic) {
-      const porter::path_choice c = choose(p);
-      porter::lowerings::for_each_path(porter::lowerings::all{}, [&](auto q) {
-        if (decltype(q)::id == c.path) resident = resident_grid(reinterpret_cast<const void*>(fam.make(q)), threads, smem);
-      });
-    }
-    const auto planned = plan(p, resident);
-    const dim3 g = planned.first;
-    const auto args = planned.second;
-    return [=](cudaStream_t s) {
-      std::apply([&](const auto&... a) { porter::launch<P>(fam, g, block, smem, s, a...); }, args);
-    };
-  };
-  if constexpr (automatic) v.resolved = [choose](const port_problem& p) { return describe(choose(p)); };
-  r.port(pair).variants.push_back(std::move(v));
-}
 
 template <class P>
 void add_ports_on(registry& r) {
@@ -121,6 +79,23 @@ void add_ports_on(registry& r) {
   };
   matmul_at(std::integral_constant<int, 1>{}, "porter");
   matmul_at(std::integral_constant<int, 4>{}, "porter-overlapped");
+  {
+    // cutlass: the CuTe mainloop's port is porter-bench's pb_sgemm at the CuTe kernel's 4 stages, on
+    // its grid (one 128 x 128 C tile per CTA).
+    using namespace sgemm_shape;
+    constexpr int S = cute_gemm::stages;
+    auto fam = porter::kernel_family{[](auto q) { return &pb_sgemm<decltype(q), S>; }};
+    add_port<P, porter::pipeline<Q, S, a_box, b_box>>(
+        r, "cutlass", "pb_sgemm", dim3(threads), fam,
+        [](const port_problem& p, int) {
+          const std::int64_t ea[2] = {p.depth, p.rows}, eb[2] = {p.depth, p.cols};
+          const long long tiles = static_cast<long long>((p.rows + bm - 1) / bm) * ((p.cols + bn - 1) / bn);
+          const auto sc = porter::blocked_schedule(tiles, 1);
+          return std::make_pair(dim3(sc.grid_ctas()),
+                                std::make_tuple(porter::make_tiled_source<a_box>(p.a, ea), porter::make_tiled_source<b_box>(p.b, eb),
+                                                p.out, p.rows, p.cols, p.depth, sc));
+        });
+  }
 }
 
 /// The pairs' problems and what porter-bench counts for them.
@@ -165,6 +140,33 @@ void describe_pairs(registry& r) {
     p.bytes = 4.0 * 3.0 * double(n) * n;
     p.unit = "TFLOP/s";
   }
+  {
+    port_pair& p = r.port("public-bf16gemm");
+    p.computes = "cuda-samples bf16TensorCoreGemm compute_bf16gemm_async_copy: D = 1.1 A B + 1.2 C, A (row-major) and B "
+                 "(column-major) bf16, C and D fp32, wmma 16x16x16 on tensor cores, 128 x 128 D tiles per CTA of 8 warps, "
+                 "K chunk 128, 1 stage (porter-overlapped: 2; porter-dense: dense 128 x 128 boxes, wmma ldm 128)";
+    const int n = bf16gemm::size;
+    p.size = std::to_string(n) + "^3";
+    p.shape.rows = p.shape.cols = p.shape.depth = n;
+    p.ab_bytes = 2;
+    p.a_elems = p.b_elems = p.c_elems = p.out_elems = static_cast<long long>(n) * n;
+    p.flops = 2.0 * double(n) * n * n;
+    p.bytes = (2.0 * 2.0 + 2.0 * 4.0) * double(n) * n;
+    p.unit = "TFLOP/s";
+  }
+  {
+    port_pair& p = r.port("cutlass");
+    p.computes = "a CuTe sm80 multistage mainloop (cute::copy of SM80_CP_ASYNC_CACHEGLOBAL<uint128_t> atoms, cp_async_fence, "
+                 "cp_async_wait<S-2>) vs its port pb_sgemm: C = A B fp32, A stored transposed, 128 x 128 C tile per CTA, "
+                 "K-tile 8, 4 stages, one tile per CTA";
+    const int n = cute_gemm::size;
+    p.size = std::to_string(n) + "^3";
+    p.shape.rows = p.shape.cols = p.shape.depth = n;
+    p.a_elems = p.b_elems = p.out_elems = static_cast<long long>(n) * n;
+    p.flops = 2.0 * double(n) * n * n;
+    p.bytes = 4.0 * 3.0 * double(n) * n;
+    p.unit = "TFLOP/s";
+  }
 }
 
 }  // namespace
@@ -174,6 +176,7 @@ void register_port_befores(registry& r) {
   ports::register_before_asm_cp_async(r);
   ports::register_before_cuda_barrier(r);
   ports::register_before_cooperative_groups(r);
+  ports::register_before_cute(r);
 }
 
 void register_port_afters(registry& r) {
@@ -181,6 +184,7 @@ void register_port_afters(registry& r) {
   ports::add_ports_on<porter::path::cp_async>(r);
   ports::add_ports_on<porter::path::staged>(r);
   ports::add_ports_on<porter::path::automatic>(r);
+  ports::register_public_bf16gemm_port(r);
   ports::describe_pairs(r);
 }
 

@@ -54,6 +54,34 @@ using b_box = porter::box<float, block, block>;
 constexpr int size = 2048;                  // hA = wA = wB
 }  // namespace matmul
 
+// ---- public-bf16gemm: cuda-samples bf16TensorCoreGemm, compute_bf16gemm_async_copy -----------------
+// D = alpha (A B) + beta C with A (m x k, row-major) and B (stored n x k: column-major k x n) in
+// bf16, C and D (m x n, row-major) in fp32, on tensor cores (nvcuda::wmma 16 x 16 x 16, fp32
+// accumulate). A CTA of 8 warps computes 128 x 128 tiles of D on a persistent grid; each pipeline
+// step brings a 128 x 128 chunk (K = 8 wmma tiles) of A and of B. The sample's sizes are
+// compile-time macros: m = n = k = 8192. Box types: public_bf16gemm.cuh (they need cuda_bf16.h).
+namespace bf16gemm {
+constexpr int wmma_tile = 16;               // wmma M = N = K
+constexpr int block_tile = 128;             // D tile per CTA iteration, elements per side
+constexpr int chunk_k = 128;                // K elements per step (the sample's CHUNK_K = 8 tiles)
+constexpr int skew = 16;                    // the sample's SKEW_BF16: shared row pitch 144 bf16 (288 B)
+constexpr int warps = 8, threads = 32 * warps;
+constexpr int c_rows = 16;                  // rows of C per step of the C ring (a 16 x 128 fp32 box)
+constexpr int size = 8192;                  // m = n = k (the sample's M_GLOBAL, N_GLOBAL, K_GLOBAL)
+constexpr float alpha = 1.1f, beta = 1.2f;  // the sample's
+}  // namespace bf16gemm
+
+// ---- cutlass: a CuTe sm80 multistage mainloop (cp.async atoms, cp_async_fence / cp_async_wait) ------
+// The sgemm workload's problem and compute (kernels/shapes.hpp sgemm_shape, compute.cuh sgemm_mma,
+// sgemm_store): C (m x n) = A B with A stored transposed (At, k x m) and B (k x n), row-major fp32;
+// a 128 x 128 C tile per CTA of 256 threads, K-tile 8, 4 stages. The "before" (before_cute.cu) moves
+// the 8 x 128 tiles of At and B with cute::copy over a TiledCopy of SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>
+// atoms; its port is porter-bench's own pb_sgemm (kernels/porter_kernels.cuh).
+namespace cute_gemm {
+constexpr int stages = 4;
+constexpr int size = 4096;                  // m = n = k
+}  // namespace cute_gemm
+
 }  // namespace pb::ports
 
 namespace pb {
@@ -63,5 +91,11 @@ namespace ports {
 void register_before_asm_cp_async(registry& r);
 void register_before_cuda_barrier(registry& r);
 void register_before_cooperative_groups(registry& r);
+// The CuTe "before" when the build has CUTLASS (PORTER_CUTLASS_DIR), else a note (before_cute.cu).
+void register_before_cute(registry& r);
+// The bf16 tensor-core port (public_bf16gemm.cu; built for targets >= sm_80 only) and the sample's
+// original when PORTER_PORTS_ORIGINAL_BF16GEMM names it (public_original_bf16gemm.cu).
+void register_public_bf16gemm_port(registry& r);
+void register_public_bf16gemm_original(registry& r);
 }  // namespace ports
 }  // namespace pb

@@ -10,6 +10,9 @@ namespace pb {
 
 /// p[i] = uniform in [lo, hi) from a counter-based hash of (seed, i). Never all zeros.
 void fill_uniform(float* p, long long n, std::uint64_t seed, float lo, float hi, cudaStream_t s);
+/// p[i] = the fp32 value fill_uniform(seed, lo, hi) would give, rounded to bf16 (nearest even);
+/// p points to n 2-byte elements (__nv_bfloat16).
+void fill_uniform_bf16(void* p, long long n, std::uint64_t seed, float lo, float hi, cudaStream_t s);
 /// Elements with |y - (a*x + b)| > tol * max(1, |a*x + b|), or not finite.
 long long count_stream_errors(const float* x, const float* y, long long n, float a, float b, float tol, cudaStream_t s);
 /// Elements with y[c][r] != x[r][c] bitwise (x is h x w, y is w x h, both row-major).

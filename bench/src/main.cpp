@@ -177,6 +177,7 @@ int main(int argc, char** argv) {
   pb::register_port_befores(cx.reg);
   pb::register_port_afters(cx.reg);
   pb::register_public_original(cx.reg);
+  pb::ports::register_public_bf16gemm_original(cx.reg);
 
   std::string why;
   auto caps = porter::query_device(opt.device, &why);

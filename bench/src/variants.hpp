@@ -71,10 +71,15 @@ struct grid2d_problem {
 
 /// ports (bench/ports/): one problem per before/after pair. `a` (and `b` where the pair has a second
 /// input) are inputs, `out` the output; `n` counts the floats of a 1D input, `rows` x `cols` is a
-/// 2D grid, and the matmul is C (rows x cols) = A (rows x depth) B (depth x cols).
+/// 2D grid, and the matmul is C (rows x cols) = A (rows x depth) B (depth x cols). A pair whose
+/// inputs A and B are bf16 (port_pair::ab_bytes == 2) gets them in `a16` and `b16` (`a`, `b` null);
+/// `c` is a third fp32 input where the pair has one (the bf16 GEMM's C, rows x cols).
 struct port_problem {
   const float* a = nullptr;
   const float* b = nullptr;
+  const void* a16 = nullptr;  ///< bf16 (__nv_bfloat16) A, when port_pair::ab_bytes == 2
+  const void* b16 = nullptr;  ///< bf16 B, likewise
+  const float* c = nullptr;
   float* out = nullptr;
   long long n = 0;
   int rows = 0, cols = 0, depth = 0;
@@ -97,7 +102,9 @@ struct port_pair {
   std::string computes;     ///< what the kernels compute, in words
   std::string size;         ///< for the report
   port_problem shape;       ///< the problem's sizes (pointers unset)
-  long long a_elems = 0, b_elems = 0, out_elems = 0;  ///< floats per buffer
+  long long a_elems = 0, b_elems = 0, out_elems = 0;  ///< elements per buffer (out: floats)
+  long long c_elems = 0;    ///< floats of the third input `c` (0: none)
+  int ab_bytes = 4;         ///< bytes per element of a and b: 4 (fp32) or 2 (bf16, rounded from fp32)
   double bytes = 0, flops = 0;  ///< counted per run
   std::string unit;         ///< "GB/s" or "TFLOP/s"
   std::string note;         ///< e.g. why the public original is not in this build
@@ -133,6 +140,10 @@ void register_cuda_pipeline_kernels(registry& r);  ///< smallgemm with cuda::pip
 void register_port_befores(registry& r);
 void register_port_afters(registry& r);
 void register_public_original(registry& r);
+namespace ports {
+/// The bf16 tensor-core sample's original, when PORTER_PORTS_ORIGINAL_BF16GEMM names it (else a note).
+void register_public_bf16gemm_original(registry& r);
+}  // namespace ports
 /// Targets the sweep kernels were compiled for (e.g. "90"), for messages.
 const char* sweep_architectures();
 

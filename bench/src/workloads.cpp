@@ -783,16 +783,28 @@ void run_ports(context& cx) {
   for (const port_pair& pair : cx.reg.ports) {
     ++index;
     if (pair.variants.empty()) continue;
-    const std::size_t fl = sizeof(float);
-    dbuf a(std::size_t(std::max(1LL, pair.a_elems)) * fl), b(std::size_t(std::max(1LL, pair.b_elems)) * fl);
+    const std::size_t fl = sizeof(float), ab = std::size_t(pair.ab_bytes);
+    dbuf a(std::size_t(std::max(1LL, pair.a_elems)) * ab), b(std::size_t(std::max(1LL, pair.b_elems)) * ab);
+    dbuf c(std::size_t(std::max(1LL, pair.c_elems)) * fl);
     dbuf out(std::size_t(pair.out_elems) * fl), ref(std::size_t(pair.out_elems) * fl);
-    const std::uint64_t s_a = seed + 2 * std::uint64_t(index), s_b = s_a + 1;
-    fill_uniform(a.f(), pair.a_elems, s_a, -1.f, 1.f, cx.stream);
-    if (pair.b_elems) fill_uniform(b.f(), pair.b_elems, s_b, -1.f, 1.f, cx.stream);
+    const std::uint64_t s_a = seed + 4 * std::uint64_t(index), s_b = s_a + 1, s_c = s_a + 2;
+    auto fill_ab = [&](dbuf& d, long long n, std::uint64_t s) {
+      if (pair.ab_bytes == 2) fill_uniform_bf16(d.p, n, s, -1.f, 1.f, cx.stream);
+      else fill_uniform(d.f(), n, s, -1.f, 1.f, cx.stream);
+    };
+    fill_ab(a, pair.a_elems, s_a);
+    if (pair.b_elems) fill_ab(b, pair.b_elems, s_b);
+    if (pair.c_elems) fill_uniform(c.f(), pair.c_elems, s_c, -1.f, 1.f, cx.stream);
     check(cudaStreamSynchronize(cx.stream), "fill");
     port_problem p = pair.shape;
-    p.a = a.f();
-    p.b = pair.b_elems ? b.f() : nullptr;
+    if (pair.ab_bytes == 2) {
+      p.a16 = a.p;
+      p.b16 = pair.b_elems ? b.p : nullptr;
+    } else {
+      p.a = a.f();
+      p.b = pair.b_elems ? b.f() : nullptr;
+    }
+    p.c = pair.c_elems ? c.f() : nullptr;
     p.out = out.f();
 
     row base;

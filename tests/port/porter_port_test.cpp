@@ -268,7 +268,8 @@ TEST(Ports, EverySiteOfTheBeforesAndNoneInThePorts) {
   const auto got = found(r);
   // Read from the files: the inline-asm multistage loop (one copy, two commits, one wait), the
   // cooperative-groups double buffer (two copies, wait_prior<1>, wait), the cuda::barrier stage
-  // (init, one block-collective copy per row, arrive_and_wait).
+  // (init, one block-collective copy per row, arrive_and_wait), the CuTe mainloop (cute::copy of the
+  // TiledCopy for At and B in the prologue and the refill, two cp_async_fence, cp_async_wait<S - 2>).
   const std::multiset<std::string> want = {
       "bench/ports/before_asm_cp_async.cu:38 asm-cp-async copy",
       "bench/ports/before_asm_cp_async.cu:43 asm-cp-async commit",
@@ -281,6 +282,13 @@ TEST(Ports, EverySiteOfTheBeforesAndNoneInThePorts) {
       "bench/ports/before_cuda_barrier.cu:32 cuda-barrier init",
       "bench/ports/before_cuda_barrier.cu:43 cuda-barrier copy",
       "bench/ports/before_cuda_barrier.cu:54 cuda-barrier wait",
+      "bench/ports/before_cute.cu:81 cutlass copy",
+      "bench/ports/before_cute.cu:82 cutlass copy",
+      "bench/ports/before_cute.cu:84 cutlass commit",
+      "bench/ports/before_cute.cu:96 cutlass wait",
+      "bench/ports/before_cute.cu:100 cutlass copy",
+      "bench/ports/before_cute.cu:101 cutlass copy",
+      "bench/ports/before_cute.cu:103 cutlass commit",
   };
   EXPECT_EQ(got.sites, want) << "found:\n" << show(got.sites);
   EXPECT_TRUE(got.hazards.empty()) << "found:\n" << show(got.hazards);
@@ -290,7 +298,7 @@ TEST(Ports, EverySiteOfTheBeforesAndNoneInThePorts) {
   // Every idiom the ports workload claims to cover has a site here.
   std::set<std::string> idioms;
   for (const auto& s : r.sites) idioms.insert(s.idiom);
-  EXPECT_EQ(idioms, (std::set<std::string>{"asm-cp-async", "cooperative-groups", "cuda-barrier"}));
+  EXPECT_EQ(idioms, (std::set<std::string>{"asm-cp-async", "cooperative-groups", "cuda-barrier", "cutlass"}));
 }
 
 // ---- porter's own library: the instructions in wrapper form, no site --------------------------------------

@@ -69,6 +69,12 @@ struct file_ctx {
   std::map<std::string, std::set<int>> pipe_vars, barrier_vars, aligned_vars, byte_vars;
   std::set<std::string> barrier_types;
   std::map<std::string, std::string> string_macros;  ///< #define NAME "text" "more": the text
+  /// CuTe: type names that are TiledCopy / Copy_Atom types (aliases whose definition names an atom,
+  /// make_tiled_copy or Copy_Atom), variables of them (with the functions declaring them), and the
+  /// cp.async atoms the file names (SM80_CP_ASYNC_*<T>, as written), for the cute::copy calls.
+  std::set<std::string> cute_copy_types;
+  std::map<std::string, std::set<int>> cute_copy_vars;
+  std::vector<std::string> cute_cp_atoms;
   std::vector<hit> hits;
 };
 
@@ -449,7 +455,64 @@ void read_directives(file_ctx& f) {
   }
 }
 
+/// Does `name` spell a CuTe copy type by its name alone (a TiledCopy template parameter, CUTLASS's
+/// GmemTiledCopyA, cute::TiledCopy, a Copy_Atom)?
+bool cute_copy_type_name(const std::string& name) {
+  const std::string l = lower(name);
+  return l.find("tiledcopy") != std::string::npos || l.find("tiled_copy") != std::string::npos || name == "Copy_Atom";
+}
+
+/// CuTe copies: the cp.async atoms a file names, the aliases that are copy types (`using G =
+/// decltype(make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, T>{}, ...))`), and the
+/// variables of those types (`typename Traits::G g;`, `TiledCopy copy_a` parameters, `auto g =
+/// make_tiled_copy(...)`). Read before the sites, so that `cute::copy(g, src, dst)` is one.
+void read_cute_copies(file_ctx& f) {
+  for (const unit& u : f.units) {
+    const toks& t = u.t;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (is_ident(t[i]) && t[i].text.rfind("SM80_CP_ASYNC_", 0) == 0 && !(i > 0 && (is(t[i - 1], "struct") || is(t[i - 1], "class")))) {
+        std::string atom = t[i].text;
+        if (i + 1 < t.size() && is(t[i + 1], "<")) {
+          const std::size_t e = skip_angles(t, i + 1);
+          for (std::size_t k = i + 1; k < e && k < t.size(); ++k) atom += t[k].text;
+        }
+        if (std::find(f.cute_cp_atoms.begin(), f.cute_cp_atoms.end(), atom) == f.cute_cp_atoms.end()) f.cute_cp_atoms.push_back(atom);
+      }
+      if (is(t[i], "using") && i + 3 < t.size() && is_ident(t[i + 1]) && is(t[i + 2], "=")) {
+        for (std::size_t k = i + 3; k < t.size() && !is(t[k], ";"); ++k)
+          if (is_ident(t[k]) && (t[k].text.rfind("SM80_CP_ASYNC_", 0) == 0 || is(t[k], "make_tiled_copy") || is(t[k], "Copy_Atom") ||
+                                 is(t[k], "TiledCopy"))) {
+            f.cute_copy_types.insert(t[i + 1].text);
+            break;
+          }
+      }
+    }
+  }
+  for (const unit& u : f.units) {
+    const toks& t = u.t;
+    for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+      if (!is_ident(t[i])) continue;
+      const int fn = u.owner[i];
+      // T v;  T v = ...;  T v{...};  T v,  T v)  (parameters), with T a copy type; not T::member.
+      if ((f.cute_copy_types.count(t[i].text) || cute_copy_type_name(t[i].text)) && !(i > 0 && is(t[i - 1], "using"))) {
+        std::size_t k = i + 1;
+        while (k < t.size() && (is(t[k], "&") || is(t[k], "const") || is(t[k], "&&"))) ++k;
+        if (k + 1 < t.size() && is_ident(t[k]) && !is(t[k + 1], "::") && !is(t[k + 1], "(") &&
+            (is(t[k + 1], ";") || is(t[k + 1], "=") || is(t[k + 1], "{") || is(t[k + 1], ",") || is(t[k + 1], ")")))
+          f.cute_copy_vars[t[k].text].insert(fn);
+      }
+      // v = make_tiled_copy(...)  (auto v = ..., or a later assignment)
+      if (i + 2 < t.size() && is(t[i + 1], "=")) {
+        std::size_t k = i + 2;
+        while (k < t.size() && (is_ident(t[k]) || is(t[k], "::")) && !is(t[k], "make_tiled_copy")) ++k;
+        if (k < t.size() && is(t[k], "make_tiled_copy")) f.cute_copy_vars[t[i].text].insert(fn);
+      }
+    }
+  }
+}
+
 void read_variables(file_ctx& f) {
+  read_cute_copies(f);
   for (const unit& u : f.units) {
     const toks& t = u.t;
     for (std::size_t i = 0; i < t.size(); ++i) {
@@ -947,6 +1010,26 @@ void scan_unit(file_ctx& f, int ui) {
                !(i > 0 && (is(t[i - 1], "struct") || is(t[i - 1], "class")))) {
       h.s.zero_fill = k.text.rfind("SM90_TMA", 0) == 0 ? "yes (the tensor map's out-of-bounds fill)" : "no";
       add_hit(f, ui, i, line, col, "cutlass", k.text.rfind("SM90_TMA", 0) == 0 ? "tensor-copy" : "bulk-copy", k.text, std::move(h));
+    } else if ((q == "cute::copy" || q == "copy") && paren && args().size() == 3 &&
+               (has_var(f.cute_copy_vars, root_of(args()[0]), u.owner[i]) ||
+                (!args()[0].empty() && args()[0][0] == "make_tiled_copy"))) {
+      // cute::copy(tiled_copy, src, dst): the copies of a TiledCopy, one atom per thread per value
+      // group. What it moves is the atom's: the cp.async atoms this file names.
+      std::string atoms, bytes;
+      for (const auto& a : f.cute_cp_atoms) {
+        atoms += (atoms.empty() ? "" : ", ") + a;
+        const std::string b = a.find("uint128_t") != std::string::npos ? "16"
+                              : a.find("uint64_t") != std::string::npos ? "8"
+                              : a.find("uint32_t") != std::string::npos ? "4"
+                                                                        : "?";
+        if (bytes.find(b) == std::string::npos) bytes += (bytes.empty() ? "" : " or ") + b;
+      }
+      h.s.bytes = atoms.empty() ? "" : bytes + " per atom (one cp.async per thread per value group)";
+      h.s.zero_fill = atoms.find("ZFILL") != std::string::npos ? "yes (ZFILL atom)" : "no";
+      h.args = args();
+      h.dst = arg(h.args, 2);
+      add_hit(f, ui, i, line, col, "cutlass", "copy",
+              "cute::copy (TiledCopy" + (atoms.empty() ? std::string() : " of " + atoms) + ")", std::move(h));
     } else if (k.text == "PipelineTmaAsync" || k.text == "PipelineAsync") {
       h.s.stages = join(template_arg(t, i, 0));
       add_hit(f, ui, i, line, col, "cutlass", "state", q, std::move(h));
