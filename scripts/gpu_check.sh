@@ -25,6 +25,7 @@
 # and carry `.deps` with the run.
 #
 # Environment: OUT, BUILD (default build-gpu), PORTER_CUDA_ARCHITECTURES (default 90),
+# PORTER_GPU_CHECK_CMAKE_ARGS (extra configure options, e.g. the bench's -DPORTER_PORTS_ORIGINAL=...),
 # PORTER_GPU_CHECK_STEPS, PORTER_DEVICE_TEST_SEED (repeat a run's random cases), JOBS (default nproc).
 set -u -o pipefail
 
@@ -89,7 +90,7 @@ do_build() {
   prefix=$(find_gtest_prefix) || return 1
   [ -n "$prefix" ] && extra+=("-DCMAKE_PREFIX_PATH=$prefix")
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPORTER_CUDA_ARCHITECTURES="$ARCHS" \
-    -DPORTER_BUILD_TESTS=ON -DPORTER_BUILD_EXAMPLES=ON -DPORTER_BUILD_BENCH=ON "${extra[@]}" || return 1
+    -DPORTER_BUILD_TESTS=ON -DPORTER_BUILD_EXAMPLES=ON -DPORTER_BUILD_BENCH=ON "${extra[@]}" ${PORTER_GPU_CHECK_CMAKE_ARGS:-} || return 1
   cmake --build "$BUILD" -j "$JOBS"
 }
 
