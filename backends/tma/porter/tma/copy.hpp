@@ -3,21 +3,17 @@
 // 2D-5D boxes: one elected thread (thread 0) raises the stage's expected transaction bytes by the
 // box size and issues cp.async.bulk.tensor copies with the source's tensor map; the TMA unit
 // zero-fills elements outside the tensor. A box whose innermost coordinate is not 16-byte aligned
-// in bytes (TMA faults on those) moves with the staged lowering's thread loads instead, on the
-// first warp. A box whose outermost dimension exceeds TMA's 256 is issued as several copies of
-// tma_split_rows rows each (same shared layout).
+// in bytes (TMA faults on those) moves with the staged lowering's thread loads instead. A box whose outermost dimension exceeds TMA's 256 is
+// issued as several copies of tma_split_rows rows each (same shared layout).
 // 1D boxes and byte ranges: cp.async.bulk for the 16-byte-aligned body (the source and the
 // destination must agree modulo 16); unaligned head and tail bytes (< 16 each), and ranges whose
 // source and destination disagree modulo 16, move with the staged lowering's thread loads; the
 // out-of-bounds part of a 1D box is stored as zero by the threads.
-// Only the first warp of the copying set (threads 0..31 of the CTA, or of a role pipeline's
-// producers) executes any of it: the other threads return at once, so they never compute the
-// copy's coordinates; the thread-load fallbacks are 32 lanes wide.
 // Every thread-load fallback calls detail::strict_fallback first: with PORTER_STRICT_PATHS=1 it
 // traps instead (porter/mechanisms.hpp tells them on the host).
 // Completion is the protocol's (porter/tma/protocol.hpp): transaction bytes on the stage's FULL
 // mbarrier, armed by the issuing thread; the thread-load fallbacks end with a fence.proxy.async and
-// __syncwarp, so their stores are ordered before the issuing thread's arrival at commit.
+// a CTA barrier, so their stores are ordered before the issuing thread's arrival at commit.
 // Source: PTX ISA 8.x 9.7.9.25.4 (cp.async.bulk), 9.7.9.25.5 (cp.async.bulk.tensor); CUDA C++
 // Programming Guide, "Asynchronous Data Copies using the Tensor Memory Accelerator".
 #pragma once
@@ -39,19 +35,13 @@ struct tma_copy {
 #if defined(__CUDACC__)
   /// Copy the box of `src` at `at` into `dst` (dense box layout, 128-byte aligned shared memory).
   /// Elements outside the tensor read as zero. Precondition: src.supports(path_id::tma) and, for
-  /// rank >= 2, `src` is a __grid_constant__ kernel parameter (traps otherwise). Called by every
-  /// thread of the copying set with the same arguments (only its first warp works); completes on
-  /// ctx.barrier.
+  /// rank >= 2, `src` is a __grid_constant__ kernel parameter (traps otherwise). Called by all
+  /// threads of the CTA; completes on ctx.barrier.
   template <class Box>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
-                                     const coord<Box::rank>& at, const detail::copy_context& all) {
+                                     const coord<Box::rank>& at, const detail::copy_context& ctx) {
     using T = typename Box::element_type;
     constexpr int R = Box::rank;
-    // Only the first warp of the copying set takes part: thread 0 issues, and the rare thread-load
-    // fallbacks run on its 32 lanes. The other threads return before anything depends on `at`, so
-    // the coordinates (often integer divisions in the caller) are computed by one warp, not all.
-    if (all.thread >= 32) return;
-    const detail::copy_context ctx = first_warp(all);
     if constexpr (R == 1) {
       // Elements [lo, hi) of the box lie inside the tensor; the rest are zero.
       constexpr std::int64_t B = Box::dim(0);
@@ -61,7 +51,7 @@ struct tma_copy {
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
       if (lo > 0) detail::fill_zero(d, std::size_t(lo) * sizeof(T), ctx);
       if (hi < B) detail::fill_zero(d + hi * sizeof(T), std::size_t(B - hi) * sizeof(T), ctx);
-      if (lo > 0 || hi < B) after_thread_stores(ctx);
+      if (lo > 0 || hi < B) after_thread_stores();
       if (hi > lo) copy_bytes(d + lo * sizeof(T), src.ptr + (std::int64_t(at[0]) + lo), std::size_t(hi - lo) * sizeof(T), ctx);
     } else {
       // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary (the hardware
@@ -69,7 +59,7 @@ struct tma_copy {
       if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0) {
         detail::strict_fallback("strict paths: tma box at an innermost coordinate that is not a multiple of 16 B would move with thread loads", ctx.thread);
         staged_copy::copy_box<Box, 1>(dst, src, at, ctx);
-        after_thread_stores(ctx);
+        after_thread_stores();
         return;
       }
       if (ctx.thread != 0) return;
@@ -105,16 +95,14 @@ struct tma_copy {
 
   /// Copy `bytes` bytes from global `src` to shared `dst`: cp.async.bulk for the body when both
   /// addresses agree modulo 16, thread loads for the rest. Exactly [dst, dst + bytes) is written.
-  /// Called by every thread of the copying set (only its first warp works); completes on ctx.barrier.
+  /// Called by all threads of the CTA; completes on ctx.barrier.
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
-                                       const detail::copy_context& all) {
-    if (all.thread >= 32) return;  // the first warp only, as in copy_box
-    const detail::copy_context ctx = first_warp(all);
+                                       const detail::copy_context& ctx) {
     const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(src), dd = reinterpret_cast<std::uintptr_t>(dst);
     if (((s ^ dd) & 15u) != 0) {  // cannot be 16-byte aligned on both sides at once
       detail::strict_fallback("strict paths: tma byte range whose source and destination disagree modulo 16 would move with thread loads", ctx.thread);
       staged_copy::copy_bytes_batched<1>(dst, src, bytes, ctx);
-      after_thread_stores(ctx);
+      after_thread_stores();
       return;
     }
     std::size_t head = (16u - (s & 15u)) & 15u;
@@ -134,25 +122,20 @@ struct tma_copy {
     if (head || tail) detail::strict_fallback("strict paths: tma byte range with an unaligned head or tail would move it with thread loads", ctx.thread);
     if (head) staged_copy::copy_bytes_batched<1>(d, sp, head, ctx);
     if (tail) staged_copy::copy_bytes_batched<1>(d + head + body, sp + head + body, tail, ctx);
-    if (head || tail) after_thread_stores(ctx);
+    if (head || tail) after_thread_stores();
   }
 
  private:
-  /// The copying set's first warp (threads 0..31, or all of them when there are fewer).
-  static PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context first_warp(const detail::copy_context& all) {
-    return detail::copy_context{all.barrier, all.thread, all.nthreads < 32u ? all.nthreads : 32u};
-  }
-  // Bytes this path stores with plain st.shared (the thread-load fallbacks, on the first warp):
+  // Bytes this path stores with plain st.shared (the thread-load fallbacks):
   //  * may be overwritten by a TMA copy in a later pass over the ring (async proxy): each writing
   //    thread orders its generic stores before later async-proxy accesses (PTX ISA 9.7.13.4,
   //    fence.proxy.async; CUDA C++ Programming Guide, TMA: "proxy fence ... before the bulk copy");
-  //  * must be visible to the consumers, whom only thread 0's arrival on FULL releases (arrival
-  //    count 1, release semantics): __syncwarp orders the warp's stores before that arrival (CUDA
-  //    C++ Programming Guide, __syncwarp: memory ordering among the participating threads).
-  // Collective over the first warp: the fallback is taken by all its lanes or none.
-  static PORTER_DEVICE PORTER_FORCEINLINE void after_thread_stores(const detail::copy_context& ctx) {
+  //  * must be visible to the consumers, whom only the issuing thread's arrival on FULL releases
+  //    (arrival count 1): a CTA barrier orders every thread's stores before that arrival.
+  // Collective: the fallback is taken by all threads or none (it depends only on the arguments).
+  static PORTER_DEVICE PORTER_FORCEINLINE void after_thread_stores() {
     ptx::fence_proxy_async_shared_cta();
-    __syncwarp(ctx.nthreads >= 32u ? 0xffffffffu : (1u << ctx.nthreads) - 1u);
+    __syncthreads();
   }
 
  public:

@@ -9,9 +9,8 @@
 //   copy      thread 0 raises FULL's expected transaction bytes (mbarrier.expect_tx) by the bytes of
 //             the copy and issues cp.async.bulk / cp.async.bulk.tensor completing on FULL
 //             (complete_tx::bytes). Boxes TMA cannot take (inner coordinate not 16-byte aligned;
-//             unaligned heads and tails of byte ranges) move with the first warp's thread loads,
-//             followed by fence.proxy.async and __syncwarp (porter/tma/copy.hpp). Threads 32 and
-//             up return from the copy at once (they never compute its coordinates).
+//             unaligned heads and tails of byte ranges) move with thread loads, followed by
+//             fence.proxy.async and a CTA barrier (porter/tma/copy.hpp).
 //   commit    thread 0 arrives on FULL, once: the phase completes when that arrival has happened and
 //             every expected byte has landed. FULL never sees per-thread arrivals.
 //   wait      every thread waits for FULL's phase of this pass (mbarrier.try_wait.parity, parity =
