@@ -14,6 +14,10 @@ struct copy_context {
   std::uint64_t* barrier; ///< the stage's completion mbarrier where the lowering has one (tma), else nullptr
   unsigned thread;       ///< index of this thread in the copying set, 0..nthreads-1
   unsigned nthreads;     ///< threads in the copying set (all of them take part)
+  /// The barrier that synchronises exactly the copying set: 0 = the CTA barrier (__syncthreads);
+  /// otherwise the producers' named barrier of a role pipeline (porter/role_pipeline.hpp) over
+  /// `nthreads` threads.
+  unsigned sync_id = 0;
 };
 
 /// Unsigned integer vector of W bytes (W = 1, 2, 4, 8, 16): the register a W-byte chunk travels in.

@@ -7,12 +7,16 @@
 //             (porter/ptx/role_ring.hpp), initialised by thread 0 before the roles begin.
 //   acquire   (producers) wait for EMPTY's phase of the previous pass (nothing on pass 0).
 //   copy      (producers) every producer thread issues its cp.async chunks (porter/cp_async/copy.hpp).
-//   commit    (producers) every producer thread issues cp.async.mbarrier.arrive on FULL (its arrival
-//             is counted when its copies have landed) and then mbarrier.arrive (release: covers the
-//             plain stores of the below-4-byte fallback too); the two make one arrival per thread.
+//   commit    (producers) every producer thread makes ONE arrival on FULL:
+//             cp.async.mbarrier.arrive.noinc, counted when its cp.async copies have landed; or, in a
+//             stage where this thread also stored bytes itself (the below-4-byte fallback, which
+//             the protocol detects from the same alignment test the copy makes), cp.async.wait_all
+//             and a plain mbarrier.arrive (release: it publishes those stores and the landed
+//             copies). One arrival per thread and phase keeps compute-sanitizer synccheck quiet: a
+//             thread arriving twice on one phase without waiting is reported as "missing wait".
 //   wait      (consumers) every consumer thread waits for FULL's phase of this pass (acquire).
 //   release   (consumers) __syncwarp, then lane 0 of each consumer warp arrives on EMPTY.
-// No cp.async group is committed or waited for, and no CTA barrier runs.
+// No cp.async group is committed, and no CTA barrier runs.
 // Source: PTX ISA 8.x 9.7.9.25.3.5 (cp.async.mbarrier.arrive), 9.7.13.15 (mbarrier); CUDA C++
 // Programming Guide, "Asynchronous Data Copies" (cuda::barrier with memcpy_async).
 #pragma once
@@ -20,6 +24,7 @@
 #include <cstdint>
 
 #include "porter/cp_async/copy.hpp"
+#include "porter/detail/box_geometry.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/trap.hpp"
 #include "porter/ptx/cp_async.hpp"
@@ -51,17 +56,27 @@ class cp_async_role_protocol {
   template <int I, class Box>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned /*stage*/, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                  const coord<Box::rank>& at) {
+    plain_stores_ |= detail::box_chunk_bytes<Box>(src, at) < 4u;  // cp_async_copy's own test for its plain-load fallback
     cp_async_copy::copy_box<Box>(dst, src, at, ctx());
   }
   /// Producers: copy `bytes` contiguous bytes into buffer I of `stage`.
   template <int I>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_bytes(unsigned /*stage*/, void* dst, const void* src, std::size_t bytes) {
+    // cp_async_copy::copy_bytes moves the bytes past the last whole chunk of the widest width both
+    // addresses allow (>= 4) with plain loads; below 4-byte alignment, all of them.
+    const unsigned w = detail::widest_access(reinterpret_cast<std::uintptr_t>(src) | reinterpret_cast<std::uintptr_t>(dst));
+    plain_stores_ |= bytes != 0 && (w < 4u || bytes % w != 0);
     cp_async_copy::copy_bytes(dst, src, bytes, ctx());
   }
-  /// Producers: this thread's copies of the stage are issued (one arrival on FULL when they land).
+  /// Producers: this thread's copies of the stage are issued: its one arrival on FULL.
   PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) {
-    ptx::cp_async_mbarrier_arrive(ring_.full + stage);
-    ptx::mbarrier_arrive(ring_.full + stage);
+    if (plain_stores_) {
+      ptx::cp_async_wait_group<0>();
+      ptx::mbarrier_arrive(ring_.full + stage);
+      plain_stores_ = false;
+    } else {
+      ptx::cp_async_mbarrier_arrive_noinc(ring_.full + stage);
+    }
   }
   /// Begin this thread's role (register budgets of Roles, where asked and available).
   PORTER_DEVICE PORTER_FORCEINLINE void enter_role(bool producer) { ring_type::template enter_role<Roles>(producer); }
@@ -76,13 +91,14 @@ class cp_async_role_protocol {
 
  private:
   PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx() const {
-    return detail::copy_context{nullptr, rank_, Roles::producer_threads};
+    return detail::copy_context{nullptr, rank_, Roles::producer_threads, ptx::producer_barrier_id};
   }
 #endif  // __CUDACC__
 
   using ring_type = ptx::role_ring<Ring::stages, Roles::consumer_warps>;
   ring_type ring_{};
   unsigned rank_ = 0;
+  bool plain_stores_ = false;  ///< this thread stored bytes itself in the stage being filled
 };
 
 }  // namespace porter::backend

@@ -23,7 +23,9 @@
 #include "porter/box.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/trap.hpp"
+#include "porter/ptx/barrier.hpp"
 #include "porter/ptx/bulk.hpp"
+#include "porter/ptx/role_ring.hpp"
 #include "porter/ptx/mbarrier.hpp"
 #include "porter/source.hpp"
 #include "porter/staged/copy.hpp"
@@ -51,7 +53,7 @@ struct tma_copy {
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
       if (lo > 0) detail::fill_zero(d, std::size_t(lo) * sizeof(T), ctx);
       if (hi < B) detail::fill_zero(d + hi * sizeof(T), std::size_t(B - hi) * sizeof(T), ctx);
-      if (lo > 0 || hi < B) after_thread_stores();
+      if (lo > 0 || hi < B) after_thread_stores(ctx);
       if (hi > lo) copy_bytes(d + lo * sizeof(T), src.ptr + (std::int64_t(at[0]) + lo), std::size_t(hi - lo) * sizeof(T), ctx);
     } else {
       // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary (the hardware
@@ -59,7 +61,7 @@ struct tma_copy {
       if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0) {
         detail::strict_fallback("strict paths: tma box at an innermost coordinate that is not a multiple of 16 B would move with thread loads", ctx.thread);
         staged_copy::copy_box<Box, 1>(dst, src, at, ctx);
-        after_thread_stores();
+        after_thread_stores(ctx);
         return;
       }
       if (ctx.thread != 0) return;
@@ -102,7 +104,7 @@ struct tma_copy {
     if (((s ^ dd) & 15u) != 0) {  // cannot be 16-byte aligned on both sides at once
       detail::strict_fallback("strict paths: tma byte range whose source and destination disagree modulo 16 would move with thread loads", ctx.thread);
       staged_copy::copy_bytes_batched<1>(dst, src, bytes, ctx);
-      after_thread_stores();
+      after_thread_stores(ctx);
       return;
     }
     std::size_t head = (16u - (s & 15u)) & 15u;
@@ -122,7 +124,7 @@ struct tma_copy {
     if (head || tail) detail::strict_fallback("strict paths: tma byte range with an unaligned head or tail would move it with thread loads", ctx.thread);
     if (head) staged_copy::copy_bytes_batched<1>(d, sp, head, ctx);
     if (tail) staged_copy::copy_bytes_batched<1>(d + head + body, sp + head + body, tail, ctx);
-    if (head || tail) after_thread_stores();
+    if (head || tail) after_thread_stores(ctx);
   }
 
  private:
@@ -131,11 +133,13 @@ struct tma_copy {
   //    thread orders its generic stores before later async-proxy accesses (PTX ISA 9.7.13.4,
   //    fence.proxy.async; CUDA C++ Programming Guide, TMA: "proxy fence ... before the bulk copy");
   //  * must be visible to the consumers, whom only the issuing thread's arrival on FULL releases
-  //    (arrival count 1): a CTA barrier orders every thread's stores before that arrival.
+  //    (arrival count 1): a barrier of the copying set orders every thread's stores before that arrival.
   // Collective: the fallback is taken by all threads or none (it depends only on the arguments).
-  static PORTER_DEVICE PORTER_FORCEINLINE void after_thread_stores() {
+  // The barrier is the copying set's: the CTA, or a role pipeline's producer threads (ctx.sync_id).
+  static PORTER_DEVICE PORTER_FORCEINLINE void after_thread_stores(const detail::copy_context& ctx) {
     ptx::fence_proxy_async_shared_cta();
-    __syncthreads();
+    if (ctx.sync_id == 0) __syncthreads();
+    else ptx::named_barrier_sync<ptx::producer_barrier_id>(ctx.nthreads);
   }
 
  public:

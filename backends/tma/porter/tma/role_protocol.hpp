@@ -7,8 +7,8 @@
 //   acquire   (producers) wait for EMPTY's phase of the previous pass (nothing on pass 0).
 //   copy      (producers) producer thread 0 raises FULL's transaction bytes and issues
 //             cp.async.bulk(.tensor) completing on FULL (porter/tma/copy.hpp). The thread-load
-//             fallbacks run on the producers' first warp and end with fence.proxy.async and
-//             __syncwarp, before thread 0's arrival (no CTA barrier: the consumers are elsewhere).
+//             fallbacks run on the producer threads and end with fence.proxy.async and the producers'
+//             named barrier (not a CTA barrier: the consumers are elsewhere).
 //   commit    (producers) producer thread 0 arrives on FULL, once.
 //   wait      (consumers) every consumer thread waits for FULL's phase of this pass.
 //   release   (consumers) __syncwarp, then lane 0 of each consumer warp arrives on EMPTY: the
@@ -78,7 +78,7 @@ class tma_role_protocol {
 
  private:
   PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx(unsigned stage) const {
-    return detail::copy_context{ring_.full + stage, rank_, Roles::producer_threads};
+    return detail::copy_context{ring_.full + stage, rank_, Roles::producer_threads, ptx::producer_barrier_id};
   }
 #endif  // __CUDACC__
 

@@ -68,14 +68,14 @@ PORTER_DEVICE PORTER_FORCEINLINE void cp_async_wait_group() {
 #endif
 }
 
-/// cp.async.mbarrier.arrive.shared::cta.b64 [bar];   (PTX ISA 9.7.9.25.3.5 "cp.async.mbarrier.arrive", sm_80)
-/// Raises the pending arrival count of the current phase of `bar` by one now, and arrives on it
-/// (one arrival) once every cp.async this thread issued before has completed: the phase cannot
-/// complete before those copies' bytes are in shared memory. Pair it with an mbarrier.arrive by the
-/// same thread (net one arrival per thread and phase), as cuda::barrier does for memcpy_async.
-PORTER_DEVICE PORTER_FORCEINLINE void cp_async_mbarrier_arrive(std::uint64_t* bar) {
+/// cp.async.mbarrier.arrive.noinc.shared::cta.b64 [bar];   (PTX ISA 9.7.9.25.3.5
+/// "cp.async.mbarrier.arrive", sm_80)
+/// Arrives on the current phase of `bar` (one of its expected arrivals: .noinc does not raise the
+/// pending count first) once every cp.async this thread issued before has completed, so a waiter
+/// that observes the phase complete sees those copies' bytes.
+PORTER_DEVICE PORTER_FORCEINLINE void cp_async_mbarrier_arrive_noinc(std::uint64_t* bar) {
 #if PORTER_ARCH_HAS_CP_ASYNC
-  asm volatile("cp.async.mbarrier.arrive.shared::cta.b64 [%0];" ::"r"(smem_addr(bar)) : "memory");
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(smem_addr(bar)) : "memory");
 #else
   trap_with("cp.async.mbarrier.arrive needs sm_80 or newer");
 #endif
