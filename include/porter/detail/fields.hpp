@@ -156,7 +156,7 @@ void visit(const T& v, const source_location& at, F& f) {
     static_assert(!may_hold_source<T>(),
                   "porter::launch: a kernel argument (or a field of one) is a 128-byte aligned class that porter cannot look "
                   "into, so it may hold a porter::tiled_source that would go unchecked: give it a member "
-                  "`template <class F> void porter_sources(F&& f) const { f(member); ... }` naming the members that hold "
+                  "template <class F> void porter_sources(F&& f) const { f(member); ... } naming the members that hold "
                   "sources (none: an empty body), or make it an aggregate of at most 16 fields without C-array members.");
   }
 }
