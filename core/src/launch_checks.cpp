@@ -92,7 +92,7 @@ std::string cc_text(const device_caps& caps) { return std::to_string(caps.cc_maj
 void check_cluster(dims3 grid, dims3 cluster, const device_caps& caps, int kernel_ptx_cc) {
   if (cluster.count() == 1) return;
   const std::string asked = "a launch in thread-block clusters of " + dims_text(cluster) + " CTAs";
-  if (caps.hip || PORTER_HIP)
+  if (caps.hip)
     throw error(errc::path_unsupported, "launch.cluster_vendor",
                 asked + ": HIP and AMD GPUs have no thread-block clusters (device '" + caps.describe() +
                     "'); launch without launch_options::cluster");
@@ -124,7 +124,7 @@ void check_cluster(dims3 grid, dims3 cluster, const device_caps& caps, int kerne
 
 void check_programmatic_dependent_launch(const device_caps& caps, int kernel_ptx_cc) {
   const std::string asked = "a programmatic dependent launch (launch_options::programmatic_dependent_launch)";
-  if (caps.hip || PORTER_HIP)
+  if (caps.hip)
     throw error(errc::path_unsupported, "launch.pdl_vendor",
                 asked + ": HIP has no programmatic dependent launch (device '" + caps.describe() + "'); launch without it");
   if (caps.compute_capability() < 90)

@@ -175,7 +175,7 @@ struct nested {
 };
 class hooked {  // not an aggregate: the hook names what it holds
  public:
-  explicit hooked(porter::tiled_source<B> a, porter::tiled_source<B> b) : a_(a), b_(b) {}
+  hooked(const porter::tiled_source<B>& a, const porter::tiled_source<B>& b) : a_(a), b_(b) {}
   template <class F>
   void porter_sources(F&& f) const {
     f(a_);
@@ -184,7 +184,6 @@ class hooked {  // not an aggregate: the hook names what it holds
 
  private:
   porter::tiled_source<B> a_;
-  int pad_[3] = {};
   porter::tiled_source<B> b_;
 };
 
