@@ -148,7 +148,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
   for (int sm : {75, 80, 90}) {
     const ptx_module& m = module(sm);
     EXPECT_EQ(m.target(), "sm_" + std::to_string(sm));
-    EXPECT_EQ(m.entries().size(), 21u) << "sm_" << sm;
+    EXPECT_EQ(m.entries().size(), 27u) << "sm_" << sm;  // 7 forms x 3 paths (+ lower_held2d, lower_grid per path)
     for (const char* f : forms)
       for (const char* p : paths) {
         const auto k = code(sm, p, f);
@@ -157,7 +157,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
       }
   }
   EXPECT_EQ(module(90, true).target(), "sm_90");
-  EXPECT_EQ(module(90, true).entries().size(), 21u);
+  EXPECT_EQ(module(90, true).entries().size(), 27u);
 }
 
 // ---- tma ---------------------------------------------------------------------------------------------
@@ -393,6 +393,35 @@ TEST(Lowering, FragmentLoadsAreLdmatrixOnEveryTarget) {
   const auto dbg = code(90, "staged", "frag2d", true);
   EXPECT_TRUE(has(dbg, "ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
   EXPECT_TRUE(uses_string(dbg, "load_fragments: the region (row0, col0) is outside the tile"));
+}
+
+TEST(LoweringSm90, ASourceInsideAGridConstantStructIsReadByTmaFromParameterSpace) {
+  const auto k = code(90, "tma", "held2d");
+  EXPECT_TRUE(has(k, "cp.async.bulk.tensor.2d"));
+  // __isGridConstant(&p.src.tensor_map) is known true at compile time: no run-time test, no trap text.
+  EXPECT_TRUE(lacks(k, "isspacep.param"));
+  for (const auto& s : k.strings) EXPECT_EQ(s.find("must be a __grid_constant__"), std::string::npos) << k.label << ": " << s;
+}
+
+TEST(Lowering, ClusterAndDependentLaunchHelpersAreSm90PtxAndNothingBelow) {
+  for (const char* p : paths) {
+    const auto k = code(90, p, "grid");
+    EXPECT_TRUE(has(k, "griddepcontrol.wait;"));
+    EXPECT_TRUE(has(k, "griddepcontrol.launch_dependents;"));
+    EXPECT_TRUE(has(k, "%cluster_ctarank"));
+    EXPECT_TRUE(has(k, "%cluster_nctarank"));
+    EXPECT_TRUE(has(k, "barrier.cluster.arrive;"));
+    EXPECT_TRUE(has(k, "barrier.cluster.wait;"));
+  }
+  for (int sm : {75, 80})
+    for (const char* p : paths) {
+      if (std::string(p) == "tma" || (std::string(p) == "cp_async" && sm < 80)) continue;
+      const auto k = code(sm, p, "grid");
+      EXPECT_TRUE(lacks(k, "griddepcontrol"));
+      EXPECT_TRUE(lacks(k, "cluster"));
+      EXPECT_TRUE(lacks(k, "trap;"));
+      EXPECT_TRUE(has(k, "bar.sync")) << "cluster_sync is the CTA barrier without clusters";
+    }
 }
 
 }  // namespace
