@@ -70,6 +70,10 @@ void run_transpose(context& cx);
 /// ports (bench/ports/): every before/after pair on fresh random data, the outputs compared bit for
 /// bit against the before, the speed of every porter path as a ratio to it.
 void run_ports(context& cx);
+/// The per-call host cost of porter::launch (plain, struct-held source, cluster through
+/// cudaLaunchKernelEx, automatic) against raw <<<>>> and cudaLaunchKernelEx of the same kernels:
+/// median ns per call, printed and recorded in the report's meta (bench/src/launch_cost.cu).
+void run_launch_cost(context& cx);
 /// Measure the latency the planner uses (pointer chase over a buffer several times the L2).
 void measure_latency(context& cx);
 /// Planner recommendations beside the sweep, and the targets.

@@ -171,4 +171,20 @@ device_caps require_device(int device) {
   return *c;
 }
 
+namespace detail {
+const device_caps& require_current_device() {
+  int device = -1;
+  if (const runtime_status st = read_current_device(device); st.ok()) {
+    device_cache& c = cache();
+    std::lock_guard<std::mutex> lock(c.mu);
+    // Entries of a std::map never move: the reference stays valid for the process.
+    if (auto it = c.caps.find(device); it != c.caps.end()) return it->second;
+  }
+  (void)require_device(device);  // first use (or the error): reads and caches the device
+  device_cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  return c.caps.at(device);
+}
+}  // namespace detail
+
 }  // namespace porter

@@ -6,6 +6,7 @@
 #  include <cuda_runtime.h>
 #endif
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -62,10 +63,80 @@ void check_block_size(unsigned threads, int max_threads, const char* path_name) 
 
 void check_source_path(path_id p, unsigned mask, const source_desc& d, const device_caps& caps, int index,
                        const support_report* report) {
+  source_location where;
+  where.argument = index;
+  check_source_path(p, mask, d, caps, where, report);
+}
+
+std::string describe(const source_location& where) {
+  std::string s = "kernel argument " + std::to_string(where.argument);
+  if (where.depth == 0) return s;
+  s += ", field ";
+  for (int i = 0; i < where.depth && i < source_location::max_depth; ++i) s += (i ? "." : "") + std::to_string(where.field[i]);
+  if (where.depth > source_location::max_depth) s += ".(" + std::to_string(where.depth - source_location::max_depth) + " more)";
+  return s;
+}
+
+void check_source_path(path_id p, unsigned mask, const source_desc& d, const device_caps& caps, const source_location& where,
+                       const support_report* report) {
   if (mask & path_bit(p)) return;
   throw error(errc::path_unsupported, "launch.source_path",
-              std::string("path ") + path_id_name(p) + " cannot read kernel argument " + std::to_string(index) + " (a tiled source):\n" +
-                  explain(d, &caps, report));
+              std::string("path ") + path_id_name(p) + " cannot read " + describe(where) + " (a tiled source):\n" + explain(d, &caps, report));
+}
+
+namespace {
+std::string dims_text(dims3 d) { return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z); }
+std::string cc_text(const device_caps& caps) { return std::to_string(caps.cc_major) + "." + std::to_string(caps.cc_minor); }
+}  // namespace
+
+void check_cluster(dims3 grid, dims3 cluster, const device_caps& caps, int kernel_ptx_cc) {
+  if (cluster.count() == 1) return;
+  const std::string asked = "a launch in thread-block clusters of " + dims_text(cluster) + " CTAs";
+  if (caps.hip)
+    throw error(errc::path_unsupported, "launch.cluster_vendor",
+                asked + ": HIP and AMD GPUs have no thread-block clusters (device '" + caps.describe() +
+                    "'); launch without launch_options::cluster");
+  if (cluster.x == 0 || cluster.y == 0 || cluster.z == 0)
+    throw error(errc::invalid_argument, "launch.cluster_shape", asked + ": every cluster dimension must be at least 1");
+  if (cluster.count() > max_cluster_size)
+    throw error(errc::invalid_argument, "launch.cluster_size",
+                asked + " asks for " + std::to_string(cluster.count()) + " CTAs per cluster; at most " +
+                    std::to_string(portable_cluster_size) + " are portable and " + std::to_string(max_cluster_size) +
+                    " the most any GPU allows (sm_90 with cudaFuncAttributeNonPortableClusterSizeAllowed)");
+  if (caps.compute_capability() < 90)
+    throw error(errc::path_unsupported, "launch.cluster_device",
+                asked + " needs compute capability 9.0 (thread-block clusters); device " + std::to_string(caps.device) + " '" + caps.name +
+                    "' has " + cc_text(caps));
+  if (kernel_ptx_cc > 0 && kernel_ptx_cc < 90)
+    throw error(errc::path_unsupported, "launch.cluster_binary",
+                asked + " needs the kernel's code compiled for sm_90 or newer; its code for device '" + caps.name +
+                    "' was compiled for compute_" + std::to_string(kernel_ptx_cc) +
+                    " (porter's cluster helpers compile to a cluster of one there; add " + std::to_string(caps.compute_capability()) +
+                    " to the target's CUDA_ARCHITECTURES)");
+  if (grid.x % cluster.x != 0 || grid.y % cluster.y != 0 || grid.z % cluster.z != 0)
+    throw error(errc::invalid_argument, "launch.cluster_grid",
+                asked + " over a grid of " + dims_text(grid) + " CTAs: every grid dimension must be a multiple of the cluster's (" +
+                    (grid.x % cluster.x != 0 ? "x: " + std::to_string(grid.x) + " is not a multiple of " + std::to_string(cluster.x)
+                     : grid.y % cluster.y != 0 ? "y: " + std::to_string(grid.y) + " is not a multiple of " + std::to_string(cluster.y)
+                                               : "z: " + std::to_string(grid.z) + " is not a multiple of " + std::to_string(cluster.z)) +
+                    ")");
+}
+
+void check_programmatic_dependent_launch(const device_caps& caps, int kernel_ptx_cc) {
+  const std::string asked = "a programmatic dependent launch (launch_options::programmatic_dependent_launch)";
+  if (caps.hip)
+    throw error(errc::path_unsupported, "launch.pdl_vendor",
+                asked + ": HIP has no programmatic dependent launch (device '" + caps.describe() + "'); launch without it");
+  if (caps.compute_capability() < 90)
+    throw error(errc::path_unsupported, "launch.pdl_device",
+                asked + " needs compute capability 9.0 (griddepcontrol); device " + std::to_string(caps.device) + " '" + caps.name +
+                    "' has " + cc_text(caps) + "; launch without it (stream order then serialises the kernels)");
+  if (kernel_ptx_cc > 0 && kernel_ptx_cc < 90)
+    throw error(errc::path_unsupported, "launch.pdl_binary",
+                asked + " needs the kernel's code compiled for sm_90 or newer; its code for device '" + caps.name +
+                    "' was compiled for compute_" + std::to_string(kernel_ptx_cc) +
+                    ", where porter::wait_prior_grid() compiles to nothing and the kernel would read its predecessor's "
+                    "output too early (add " + std::to_string(caps.compute_capability()) + " to the target's CUDA_ARCHITECTURES)");
 }
 
 namespace detail {
@@ -150,6 +221,63 @@ void allow_dynamic_shared_memory(const void* kernel, std::size_t bytes) {
                 std::string("cudaFuncSetAttribute(MaxDynamicSharedMemorySize) failed: ") + cudaGetErrorString(e));
 #endif
   raised[kernel] = bytes;
+}
+
+void check_launch_status(int status) {
+#if PORTER_HIP
+  (void)status;
+#else
+  const cudaError_t e = cudaError_t(status);
+  if (e == cudaSuccess) return;
+  (void)cudaGetLastError();  // the launch error is not sticky: clear it so later calls do not see it
+  throw error(errc::driver, "cuda.runtime",
+              std::string("cudaLaunchKernelEx failed: ") + cudaGetErrorString(e) + " (error " + std::to_string(int(e)) + ")");
+#endif
+}
+
+void allow_cluster_size(const void* kernel, unsigned cluster_ctas, unsigned threads, std::size_t shared_bytes) {
+#if PORTER_HIP
+  (void)kernel, (void)cluster_ctas, (void)threads, (void)shared_bytes;
+#else
+  struct key_t {
+    const void* k;
+    unsigned threads;
+    std::size_t bytes;
+    bool operator<(const key_t& o) const {
+      return k != o.k ? std::less<const void*>()(k, o.k) : threads != o.threads ? threads < o.threads : bytes < o.bytes;
+    }
+  };
+  static std::set<const void*> opted_in;
+  static std::map<key_t, int> max_size;
+  std::lock_guard<std::mutex> lock(cache_mu);
+  if (opted_in.count(kernel) == 0) {
+    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1); e != cudaSuccess) {
+      (void)cudaGetLastError();
+      throw error(errc::driver, "cuda.runtime",
+                  std::string("cudaFuncSetAttribute(NonPortableClusterSizeAllowed) failed: ") + cudaGetErrorString(e));
+    }
+    opted_in.insert(kernel);
+  }
+  const key_t key{kernel, threads, shared_bytes};
+  auto it = max_size.find(key);
+  if (it == max_size.end()) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(cluster_ctas);
+    cfg.blockDim = dim3(threads);
+    cfg.dynamicSmemBytes = shared_bytes;
+    int n = 0;
+    if (cudaError_t e = cudaOccupancyMaxPotentialClusterSize(&n, kernel, &cfg); e != cudaSuccess) {
+      (void)cudaGetLastError();
+      throw error(errc::driver, "cuda.runtime", std::string("cudaOccupancyMaxPotentialClusterSize failed: ") + cudaGetErrorString(e));
+    }
+    it = max_size.emplace(key, n).first;
+  }
+  if (unsigned(it->second) < cluster_ctas)
+    throw error(errc::invalid_argument, "launch.cluster_size",
+                "a launch in thread-block clusters of " + std::to_string(cluster_ctas) + " CTAs (" + std::to_string(threads) + " threads, " +
+                    std::to_string(shared_bytes) + " B of dynamic shared memory each): this device and kernel allow at most " +
+                    std::to_string(it->second) + " CTAs per cluster (cudaOccupancyMaxPotentialClusterSize)");
+#endif
 }
 
 void check_launched() {

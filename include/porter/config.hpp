@@ -41,16 +41,19 @@
 #  define PORTER_ARCH_HAS_CP_ASYNC (__CUDA_ARCH__ >= 800)   // cp.async, mbarrier (sm_80+)
 #  define PORTER_ARCH_HAS_MBARRIER (__CUDA_ARCH__ >= 800)
 #  define PORTER_ARCH_HAS_TMA      (__CUDA_ARCH__ >= 900)   // cp.async.bulk{.tensor}, expect_tx (sm_90+)
+#  define PORTER_ARCH_HAS_CLUSTERS (__CUDA_ARCH__ >= 900)   // %cluster_ctarank, barrier.cluster, griddepcontrol (sm_90+)
 #elif defined(__HIP_DEVICE_COMPILE__)
 #  define PORTER_DEVICE_PASS 1
 #  define PORTER_ARCH_HAS_CP_ASYNC 0
 #  define PORTER_ARCH_HAS_MBARRIER 0
 #  define PORTER_ARCH_HAS_TMA      0
+#  define PORTER_ARCH_HAS_CLUSTERS 0
 #else
 #  define PORTER_DEVICE_PASS 0
 #  define PORTER_ARCH_HAS_CP_ASYNC 0
 #  define PORTER_ARCH_HAS_MBARRIER 0
 #  define PORTER_ARCH_HAS_TMA      0
+#  define PORTER_ARCH_HAS_CLUSTERS 0
 #endif
 
 // Debug mode: device-side precondition checks and bounded waits that trap with a message.
@@ -78,6 +81,7 @@ struct arch {
   static constexpr bool has_tma = PORTER_ARCH_HAS_TMA;
   static constexpr bool has_cp_async = PORTER_ARCH_HAS_CP_ASYNC;
   static constexpr bool has_mbarrier = PORTER_ARCH_HAS_MBARRIER;
+  static constexpr bool has_clusters = PORTER_ARCH_HAS_CLUSTERS;  ///< thread-block clusters and dependent-launch control
   static constexpr bool hip = PORTER_HIP;
 };
 }  // namespace porter

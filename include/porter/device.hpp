@@ -65,4 +65,10 @@ std::optional<device_caps> query_device(int device = -1, std::string* why = null
 /// message is "no usable GPU: " followed by query_device's sentence.
 device_caps require_device(int device = -1);
 
+namespace detail {
+/// require_device() for the current device, as a reference to the cached capabilities (valid for
+/// the process): porter::launch's per-call query, which copies no strings. Throws as require_device.
+const device_caps& require_current_device();
+}  // namespace detail
+
 }  // namespace porter

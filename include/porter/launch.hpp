@@ -7,12 +7,27 @@
 //                                           grid, block, smem, stream, args...);
 // The second chooses a concrete path for this launch (porter::choose_path: the device, the kernel
 // binary, every porter::tiled_source argument, then the cost model) and launches that path's
-// instantiation, so the kernel never carries two protocols.
+// instantiation, so the kernel never carries two protocols. Both take porter::launch_options first
+// when a launch needs more: strict paths, thread-block clusters, programmatic dependent launch.
+//
+// Sources are found in every argument: an argument that is a tiled source (or destination), a
+// 128-byte aligned aggregate struct holding sources (its fields, recursively), or a class with a
+// porter_sources hook (porter/detail/fields.hpp). Messages name the argument and the field path.
+//
+// How it launches: `kernel<<<grid, block, smem, stream>>>(args...)` when the options ask for no
+// launch attribute; cudaLaunchKernelEx (cudaLaunchConfig_t with cudaLaunchAttributeClusterDimension
+// and/or cudaLaunchAttributeProgrammaticStreamSerialization) when they do (CUDA Runtime API,
+// "cudaLaunchKernelEx"; CUDA C++ Programming Guide, "Thread Block Clusters" and "Programmatic
+// Dependent Launch and Synchronization"). Under HIP there are no such attributes: asking for one is
+// refused (launch.cluster_vendor, launch.pdl_vendor).
 //
 // Host cost per call: the device query and the kernel's attributes are cached (first call per
 // device / kernel: cudaGetDeviceProperties, cudaFuncGetAttributes; later calls: a lock and a map
-// lookup); the dynamic shared-memory opt-in is set once per kernel and size. porter-bench reports
-// the measured cost of a launch call.
+// lookup each); the dynamic shared-memory opt-in is set once per kernel and size, the non-portable
+// cluster opt-in once per kernel. The concrete form allocates nothing per call (the options'
+// vector is the caller's, built once); the automatic form builds its reason string. porter-bench
+// reports the measured cost of a launch call against a raw <<<>>> and a raw cudaLaunchKernelEx
+// ("Launch host cost").
 #pragma once
 #include <cstddef>
 #include <string>
@@ -21,6 +36,7 @@
 #include <vector>
 
 #include "porter/choose.hpp"
+#include "porter/detail/fields.hpp"
 #include "porter/device.hpp"
 #include "porter/error.hpp"
 #include "porter/lowerings.hpp"
@@ -59,6 +75,58 @@ void check_block_size(unsigned threads, int max_threads, const char* path_name);
 /// from the source's own report (`report`, may be null: looked up).
 void check_source_path(path_id p, unsigned mask, const source_desc& d, const device_caps& caps, int index,
                        const support_report* report = nullptr);
+/// As above for a source at `where` (an argument, or a field path inside one: "kernel argument 1,
+/// field 2.0").
+void check_source_path(path_id p, unsigned mask, const source_desc& d, const device_caps& caps, const source_location& where,
+                       const support_report* report = nullptr);
+/// "kernel argument 1" / "kernel argument 1, field 2.0" (messages).
+std::string describe(const source_location& where);
+
+/// Thread-block cluster dimensions (or any three extents): x, y, z >= 1 for a launch. Converts from
+/// dim3 in CUDA / HIP translation units; {2}, {2, 1, 1} and 2 also work (plain C++ has no dim3).
+struct dims3 {
+  unsigned x = 1, y = 1, z = 1;
+  constexpr dims3() = default;
+  constexpr dims3(unsigned x_, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+#if PORTER_GPU_COMPILER
+  dims3(dim3 d) : x(d.x), y(d.y), z(d.z) {}
+#endif
+  /// x * y * z.
+  constexpr unsigned long long count() const { return (unsigned long long)x * y * z; }
+};
+
+/// Largest cluster a launch may ask for without opting in to non-portable sizes (CUDA C++
+/// Programming Guide, "Thread Block Clusters": 8 thread blocks is the portable maximum).
+inline constexpr unsigned portable_cluster_size = 8;
+/// Largest cluster porter launches at all: 16 thread blocks, the non-portable maximum of sm_90
+/// (H100/H200) reached with cudaFuncAttributeNonPortableClusterSizeAllowed, which porter sets for
+/// sizes above 8; the device's own limit is then read with cudaOccupancyMaxPotentialClusterSize.
+inline constexpr unsigned max_cluster_size = 16;
+
+/// Host rules of a launch with thread-block clusters of `cluster` CTAs over `grid` CTAs, for a
+/// kernel whose code for the device was compiled for `kernel_ptx_cc` (0: unknown). A cluster of one
+/// CTA (count() == 1) is no cluster and passes everywhere. Throws porter::error:
+///  * launch.cluster_vendor (errc::path_unsupported): an AMD GPU or a HIP build: HIP has no clusters;
+///  * launch.cluster_shape (errc::invalid_argument): a cluster dimension is 0;
+///  * launch.cluster_size (errc::invalid_argument): more than max_cluster_size (16) CTAs;
+///  * launch.cluster_device (errc::path_unsupported): compute capability below 9.0;
+///  * launch.cluster_binary (errc::path_unsupported): the kernel's code is older than sm_90 (its
+///    cluster helpers then compile to a cluster of one: porter::cluster_rank() would be 0);
+///  * launch.cluster_grid (errc::invalid_argument): a grid dimension is not a multiple of the
+///    cluster's (the runtime requires it; cudaErrorInvalidClusterSize otherwise).
+/// Any concrete path may run in clusters on sm_90 (tma, cp_async, staged).
+void check_cluster(dims3 grid, dims3 cluster, const device_caps& caps, int kernel_ptx_cc);
+
+/// Host rules of a programmatic dependent launch (cudaLaunchAttributeProgrammaticStreamSerialization:
+/// the kernel may start before the previous kernel in the stream has finished, and must call
+/// porter::wait_prior_grid() before it reads what that kernel wrote). Throws
+/// porter::error(errc::path_unsupported): launch.pdl_vendor (an AMD GPU or a HIP build),
+/// launch.pdl_device (compute capability below 9.0), launch.pdl_binary (the kernel's code is older
+/// than sm_90: its wait_prior_grid() compiles to nothing, which is only right without the
+/// attribute). Refused rather than ignored: a kernel written for an early start is wrong if its
+/// wait silently does nothing while the launch overlaps, and asking for an overlap that cannot
+/// happen is a mistake worth a sentence.
+void check_programmatic_dependent_launch(const device_caps& caps, int kernel_ptx_cc);
 
 /// A kernel template, one instantiation per concrete path: `make(P{})` returns the __global__
 /// function instantiated for path tag P. Built from a generic lambda:
@@ -75,7 +143,21 @@ struct source_copies {
   copy_pattern pattern;   ///< porter::tile_grid(...) or porter::coordinate_list(...)
 };
 
-/// Options of porter::launch (the form that takes them first).
+/// Options of porter::launch (the form that takes them first). Build them once, outside a hot
+/// loop: `copies` is a std::vector (porter::launch reads the options and allocates nothing).
+///
+/// cluster_dims (cluster(d)): launch in thread-block clusters of d CTAs (cudaLaunchKernelEx with
+/// cudaLaunchAttributeClusterDimension; CUDA C++ Programming Guide, "Thread Block Clusters"). The
+/// grid must be a multiple of d in every dimension, d.count() <= 16 (above 8 porter opts the kernel
+/// in to non-portable sizes and checks the device's limit), sm_90 or newer and code for it; the
+/// rules are check_cluster's. Every concrete path runs in clusters; in the kernel,
+/// porter::cluster_rank(), cluster_size() and cluster_sync() (porter/cluster.hpp) see them.
+///
+/// dependent_launch (programmatic_dependent_launch()): the launch may start before the previous
+/// kernel of the stream has finished (cudaLaunchAttributeProgrammaticStreamSerialization; the guide's
+/// "Programmatic Dependent Launch and Synchronization"). The kernel must call
+/// porter::wait_prior_grid() before reading what the previous kernel wrote; that kernel may call
+/// porter::launch_dependents() to let this one start early. sm_90 only (check_programmatic_dependent_launch).
 ///
 /// strict_paths: a forced path must move every byte with its own instruction. For each tiled
 /// source given a pattern in `copies`, the host computes copy_mechanisms for the path the launch
@@ -88,6 +170,20 @@ struct source_copies {
 struct launch_options {
   bool strict_paths = false;
   std::vector<source_copies> copies;
+  dims3 cluster_dims{};           ///< CTAs per cluster; {1, 1, 1}: no cluster
+  bool dependent_launch = false;  ///< programmatic dependent launch
+  /// Launch in clusters of `d` CTAs (see above).
+  launch_options& cluster(dims3 d) {
+    cluster_dims = d;
+    return *this;
+  }
+  /// Allow the launch to overlap the previous kernel of its stream (see above).
+  launch_options& programmatic_dependent_launch(bool on = true) {
+    dependent_launch = on;
+    return *this;
+  }
+  /// True when the launch needs cudaLaunchKernelEx (a cluster of more than one CTA, or PDL).
+  bool has_launch_attributes() const { return cluster_dims.count() != 1 || dependent_launch; }
   /// Set strict_paths.
   launch_options& strict(bool on = true) {
     strict_paths = on;
@@ -101,6 +197,12 @@ struct launch_options {
 };
 
 namespace detail {
+/// The options of the forms that take none.
+inline const launch_options& no_options() {
+  static const launch_options o;
+  return o;
+}
+
 template <class T> struct is_tiled_source : std::false_type {};
 template <class B> struct is_tiled_source<tiled_source<B>> : std::true_type {};
 /// A tiled destination is checked like the source it is (porter/destination.hpp).
@@ -122,6 +224,13 @@ const function_info& function_info_of(const void* kernel);
 void allow_dynamic_shared_memory(const void* kernel, std::size_t bytes);
 /// Throws errc::driver when the last launch failed (cudaGetLastError / hipGetLastError).
 void check_launched();
+/// Throws errc::driver naming cudaLaunchKernelEx when `status` (a cudaError_t) is not cudaSuccess.
+void check_launch_status(int status);
+/// Before a cluster launch of `cluster_ctas` CTAs above the portable 8: opt `kernel` in to
+/// non-portable cluster sizes (once per kernel) and refuse (launch.cluster_size) when the device
+/// cannot co-schedule that many CTAs of `threads` threads and `shared_bytes` of dynamic shared
+/// memory (cudaOccupancyMaxPotentialClusterSize, cached per kernel, threads and bytes).
+void allow_cluster_size(const void* kernel, unsigned cluster_ctas, unsigned threads, std::size_t shared_bytes);
 /// Throws errc::path_unsupported (rule launch.path_vendor) when `p` is an NVIDIA path: called by a
 /// HIP build's launch before anything else.
 void refuse_in_hip_build(path_id p);
@@ -138,6 +247,42 @@ void for_each_arg(F&& f, const Args&... args) {
 /// Throws errc::invalid_argument (rule launch.copies_argument) when a pattern of `o` names an
 /// argument that is not a tiled source of `rank` (rank 0: none at that index); see launch_options.
 void check_copies_argument(const source_copies& c, int rank);
+
+/// The host checks of every tiled source `args` hold (arguments, fields of struct arguments) for a
+/// launch that runs as path `p` (check_source_path; the source's description is built only when
+/// it is refused).
+template <class... Args>
+void check_sources(path_id p, const device_caps& caps, const Args&... args) {
+  for_each_arg(
+      [&](const auto& a, int index) {
+        for_each_source(a, index, [&](const auto& s, const source_location& where) {
+          if (!(s.supported & path_bit(p))) check_source_path(p, s.supported, s.desc(), caps, where, s.report);
+        });
+      },
+      args...);
+}
+
+/// The launch attributes' host checks (check_cluster, check_programmatic_dependent_launch).
+inline void check_launch_attributes(const launch_options& o, dims3 grid, const device_caps& caps, int kernel_ptx_cc) {
+  if (o.cluster_dims.count() != 1) check_cluster(grid, o.cluster_dims, caps, kernel_ptx_cc);
+  if (o.dependent_launch) check_programmatic_dependent_launch(caps, kernel_ptx_cc);
+}
+
+/// The paths every tiled source of `args` allows (candidates &= each one's mask), and their
+/// descriptions in `descs` (n of them; more than `cap` are counted, not stored).
+template <class... Args>
+unsigned sources_allow(unsigned candidates, source_desc* descs, int cap, int& n, const Args&... args) {
+  for_each_arg(
+      [&](const auto& a, int index) {
+        for_each_source(a, index, [&](const auto& s, const source_location&) {
+          candidates &= s.supported;
+          if (n < cap) descs[n] = s.desc();
+          ++n;
+        });
+      },
+      args...);
+  return candidates;
+}
 
 /// launch_options' host checks for a launch that runs as path `p` (see launch_options).
 template <class... Args>
@@ -168,50 +313,109 @@ void check_launch_options(path_id p, const launch_options& o, const Args&... arg
 }  // namespace detail
 
 #if PORTER_GPU_COMPILER
-/// Launch `kernel<<<grid, block, shared_bytes, stream>>>(args...)` for concrete path `Path` after
-/// checking, on the host:
+namespace detail {
+#if !PORTER_HIP
+/// cudaLaunchKernelExC with the kernel's parameters converted from `args` (as the runtime's
+/// cudaLaunchKernelEx template does; also for kernels without parameters). Allocates nothing.
+template <class... Params, class... Args>
+cudaError_t launch_ex(const cudaLaunchConfig_t& cfg, void (*kernel)(Params...), Args&&... args) {
+  return [&](Params... p) {
+    void* ptrs[sizeof...(Params) + 1] = {static_cast<void*>(&p)...};
+    return cudaLaunchKernelExC(&cfg, reinterpret_cast<const void*>(kernel), ptrs);
+  }(std::forward<Args>(args)...);
+}
+#endif
+}  // namespace detail
+
+/// Launch `kernel` for concrete path `Path` with `options` (strict paths, clusters, programmatic
+/// dependent launch; see launch_options) after checking, on the host:
 ///  * the device exists and the kernel has code for it (cached cudaFuncGetAttributes);
 ///  * `Path` can run there: tma needs compute capability 9.0 and code compiled for sm_90+,
 ///    cp_async 8.0 and sm_80+, both an NVIDIA GPU; staged runs everywhere;
-///  * every porter::tiled_source argument allows `Path`;
+///  * every porter::tiled_source the arguments hold allows `Path`: arguments that are sources, and
+///    sources inside struct arguments (porter/detail/fields.hpp); the message names the argument
+///    and the field path (rule launch.source_path);
+///  * launch_options' rules: strict paths (launch.strict_paths), clusters (check_cluster),
+///    programmatic dependent launch (check_programmatic_dependent_launch);
 ///  * `shared_bytes` fits the device's opt-in limit (and raises the kernel's limit above 48 KiB).
+/// Then launches with `kernel<<<grid, block, shared_bytes, stream>>>(args...)`, or through
+/// cudaLaunchKernelEx when the options carry launch attributes (options.has_launch_attributes()).
 /// Throws porter::error naming the path, the device and the rule; otherwise launches and throws on
-/// a launch error. Does not synchronise.
+/// a launch error (errc::driver). Does not synchronise. Allocates nothing.
 template <class Path, class... Params, class... Args>
-void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, stream_t stream, Args&&... args) {
-  static_assert(is_path<Path>::value, "porter::launch<Path>: Path must be a porter::path tag.");
-  static_assert(!std::is_same_v<Path, path::automatic>,
-                "porter::launch<path::automatic> chooses among a kernel's instantiations: pass "
-                "porter::kernel_family{[](auto p) { return &my_kernel<decltype(p)>; }} instead of one function.");
+void launch(const launch_options& options, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, stream_t stream,
+            Args&&... args) {
+  static_assert(is_concrete_path<Path>::value,
+                "porter::launch<Path>(options, kernel, ...): Path must be a concrete path tag; for automatic pass a porter::kernel_family.");
   static_assert(sizeof...(Params) == sizeof...(Args), "porter::launch: give one argument per kernel parameter.");
   if constexpr (PORTER_HIP && Path::nvidia_only) {
     // Refused before anything else (no device needed to know): only reachable in a HIP build with
     // PORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH=1; otherwise the pipeline does not compile.
     detail::refuse_in_hip_build(Path::id);
   }
-  const device_caps caps = require_device();
+  detail::check_launch_options(Path::id, options, args...);
+  const device_caps& caps = detail::require_current_device();
   const void* f = reinterpret_cast<const void*>(kernel);
   const detail::function_info& fi = detail::function_info_of(f);
   if (!fi.ok) detail::throw_no_code(fi);
   check_path_on_device(Path::id, caps, fi.ptx_version);
   check_block_size(block.x * block.y * block.z, fi.max_threads, Path::name);
-  detail::for_each_arg(
-      [&](const auto& a, int index) {
-        using A = std::decay_t<decltype(a)>;
-        if constexpr (detail::is_tiled_source<A>::value) check_source_path(Path::id, a.supported, a.desc(), caps, index, a.report);
-      },
-      args...);
+  detail::check_sources(Path::id, caps, args...);
+  detail::check_launch_attributes(options, grid, caps, fi.ptx_version);
   check_shared_memory(shared_bytes + (caps.hip ? fi.static_smem : 0), caps);
   detail::allow_dynamic_shared_memory(f, shared_bytes);
+#if !PORTER_HIP
+  if (options.has_launch_attributes()) {
+    const unsigned cluster_ctas = unsigned(options.cluster_dims.count());
+    if (cluster_ctas > portable_cluster_size) detail::allow_cluster_size(f, cluster_ctas, block.x * block.y * block.z, shared_bytes);
+    cudaLaunchAttribute attrs[2] = {};
+    unsigned n = 0;
+    if (cluster_ctas != 1) {
+      attrs[n].id = cudaLaunchAttributeClusterDimension;
+      attrs[n].val.clusterDim.x = options.cluster_dims.x;
+      attrs[n].val.clusterDim.y = options.cluster_dims.y;
+      attrs[n].val.clusterDim.z = options.cluster_dims.z;
+      ++n;
+    }
+    if (options.dependent_launch) {
+      attrs[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attrs[n].val.programmaticStreamSerializationAllowed = 1;
+      ++n;
+    }
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = shared_bytes;
+    cfg.stream = stream;
+    cfg.attrs = attrs;
+    cfg.numAttrs = n;
+    detail::check_launch_status(int(detail::launch_ex(cfg, kernel, std::forward<Args>(args)...)));
+    return;
+  }
+#endif
   kernel<<<grid, block, shared_bytes, stream>>>(std::forward<Args>(args)...);
   detail::check_launched();
 }
 
+/// Launch `kernel<<<grid, block, shared_bytes, stream>>>(args...)` for concrete path `Path`: the
+/// form with options (above) with none.
+template <class Path, class... Params, class... Args>
+void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, stream_t stream, Args&&... args) {
+  static_assert(is_path<Path>::value, "porter::launch<Path>: Path must be a porter::path tag.");
+  static_assert(!std::is_same_v<Path, path::automatic>,
+                "porter::launch<path::automatic> chooses among a kernel's instantiations: pass "
+                "porter::kernel_family{[](auto p) { return &my_kernel<decltype(p)>; }} instead of one function.");
+  if constexpr (is_concrete_path<Path>::value)
+    launch<Path>(detail::no_options(), kernel, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+}
+
 /// The path porter::launch<path::automatic> would run `family` with these arguments on the
-/// current device, and why (explain for a launch). Throws errc::no_device without a GPU.
+/// current device, and why (explain for a launch): the paths the device and the family's binaries
+/// run, narrowed by every tiled source the arguments hold (inside struct arguments too), then the
+/// cost model over those sources. Throws errc::no_device without a GPU.
 template <class Make, class... Args>
 path_choice choose_path_for(const kernel_family<Make>& family, const Args&... args) {
-  const device_caps caps = require_device();
+  const device_caps& caps = detail::require_current_device();
   unsigned candidates = 0;
   lowerings::for_each_path(lowerings::all{}, [&](auto p) {
     using P = decltype(p);
@@ -220,36 +424,30 @@ path_choice choose_path_for(const kernel_family<Make>& family, const Args&... ar
     if (!fi.ok || (P::min_compute_capability > 0 && fi.ptx_version > 0 && fi.ptx_version < P::min_compute_capability)) return;
     candidates |= path_bit(P::id);
   });
-  source_desc descs[sizeof...(Args) > 0 ? sizeof...(Args) : 1];
-  const source_desc* ptrs[sizeof...(Args) > 0 ? sizeof...(Args) : 1];
+  constexpr int cap = 16;  // sources described on the stack; more (rare) go to a vector
+  source_desc descs[cap];
   int n = 0;
-  detail::for_each_arg(
-      [&](const auto& a, int) {
-        using A = std::decay_t<decltype(a)>;
-        if constexpr (detail::is_tiled_source<A>::value) {
-          candidates &= a.supported;
-          descs[n] = a.desc();
-          ptrs[n] = &descs[n];
-          ++n;
-        }
-      },
-      args...);
+  candidates = detail::sources_allow(candidates, descs, cap, n, args...);
+  std::vector<source_desc> more;
+  const source_desc* stack_ptrs[cap];
+  std::vector<const source_desc*> heap_ptrs;
+  const source_desc* const* ptrs = stack_ptrs;
+  if (n > cap) {
+    more.resize(std::size_t(n));
+    int m = 0;
+    detail::sources_allow(~0u, more.data(), n, m, args...);
+    heap_ptrs.resize(std::size_t(n));
+    for (int i = 0; i < n; ++i) heap_ptrs[std::size_t(i)] = &more[std::size_t(i)];
+    ptrs = heap_ptrs.data();
+  } else {
+    for (int i = 0; i < n; ++i) stack_ptrs[i] = &descs[i];
+  }
   return choose_path(candidates, caps, ptrs, n);
 }
 
-/// Launch with launch_options (strict paths; see launch_options), then as the form without them.
-template <class Path, class... Params, class... Args>
-void launch(const launch_options& options, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes, stream_t stream,
-            Args&&... args) {
-  static_assert(is_concrete_path<Path>::value,
-                "porter::launch<Path>(options, kernel, ...): Path must be a concrete path tag; for automatic pass a porter::kernel_family.");
-  detail::check_launch_options(Path::id, options, args...);
-  launch<Path>(kernel, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
-}
-
-/// Launch the instantiation of `family` for the path `automatic` chooses (choose_path_for), with
-/// the checks of the concrete form, after launch_options' checks for that path (strict paths).
-/// Returns the choice.
+/// Launch the instantiation of `family` for the path `automatic` chooses (choose_path_for), or for
+/// `Path` when it is concrete, with the checks and the launch of the concrete form (options
+/// included: strict paths for the chosen path, clusters, dependent launch). Returns the choice.
 template <class Path, class Make, class... Args>
 path_choice launch(const launch_options& options, const kernel_family<Make>& family, dim3 grid, dim3 block, std::size_t shared_bytes,
                    stream_t stream, Args&&... args) {
@@ -261,13 +459,12 @@ path_choice launch(const launch_options& options, const kernel_family<Make>& fam
     c.path = Path::id;
     c.reason = std::string(Path::name) + ": forced";
   }
-  detail::check_launch_options(c.path, options, args...);
   bool launched = false;
   lowerings::for_each_path(lowerings::all{}, [&](auto p) {
     using P = decltype(p);
     if (launched || P::id != c.path) return;
     launched = true;
-    launch<P>(family.make(p), grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+    launch<P>(options, family.make(p), grid, block, shared_bytes, stream, std::forward<Args>(args)...);
   });
   if (!launched)
     throw error(errc::path_unsupported, "launch.path_vendor",
@@ -281,7 +478,7 @@ path_choice launch(const launch_options& options, const kernel_family<Make>& fam
 template <class Path, class Make, class... Args>
 path_choice launch(const kernel_family<Make>& family, dim3 grid, dim3 block, std::size_t shared_bytes, stream_t stream,
                    Args&&... args) {
-  return launch<Path>(launch_options{}, family, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+  return launch<Path>(detail::no_options(), family, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
 }
 
 #endif  // PORTER_GPU_COMPILER

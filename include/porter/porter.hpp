@@ -22,5 +22,6 @@
 #include "porter/schedule.hpp"
 #include "porter/mechanisms.hpp"
 #include "porter/launch.hpp"
+#include "porter/cluster.hpp"
 #include "porter/planner.hpp"
 #include "porter/version.hpp"

@@ -44,6 +44,31 @@ void host_launch(const porter::tiled_source<tile>& src, const porter::tiled_sour
   porter::launch<porter::path::staged>(&control<porter::path::staged>, dim3(1), dim3(128), 0, nullptr, src, img, raw, out);
 }
 
+// The correct form of launch_struct_without_hook.cu: the struct names its source with the hook, and
+// an aggregate of plain fields is visited without one; both launch forms take launch options with
+// a cluster and a dependent launch.
+struct hooked_params {
+  porter::tiled_source<tile> src;
+  int offsets[4];
+  template <class F>
+  void porter_sources(F&& f) const { f(src); }
+};
+struct plain_params {
+  int n;
+  porter::tiled_source<tile> src;
+};
+__global__ void k_hooked(const __grid_constant__ hooked_params p, const __grid_constant__ plain_params q, float* out) {
+  if (porter::cluster_rank() == 0) porter::wait_prior_grid();
+  out[threadIdx.x] = float(p.offsets[0] + q.n) + float(porter::cluster_size());
+  porter::cluster_sync();
+  porter::launch_dependents();
+}
+void host_launch_struct(const hooked_params& p, const plain_params& q, float* out) {
+  porter::launch<porter::path::tma>(porter::launch_options{}.cluster(dim3(2)).programmatic_dependent_launch(), &k_hooked, dim3(2),
+                                    dim3(32), 0, nullptr, p, q, out);
+  porter::launch<porter::path::staged>(&k_hooked, dim3(1), dim3(32), 0, nullptr, p, q, out);
+}
+
 // The correct forms of the fragment misuses (fragment_*.cu, wgmma_descriptor_dense_box.cu).
 using frag_tile = porter::swizzled<porter::box<std::uint16_t, 32, 64>, porter::swizzle::b128>;
 __global__ void control_fragments(std::uint16_t* smem_tile, unsigned* out, unsigned long long* desc) {

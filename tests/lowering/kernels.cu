@@ -154,6 +154,30 @@ __global__ void lower_roles2d(const __grid_constant__ porter::tiled_source<box2>
   }
 }
 
+/// A source inside a grid-constant struct parameter (field 1): on tma the tensor map is read
+/// through the parameter's address, so __isGridConstant holds and the trap behind it folds away.
+struct held {
+  int steps;
+  porter::tiled_source<box2> src;
+};
+template <class Path>
+__global__ void lower_held2d(const __grid_constant__ held p, float* out) {
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, 2, box2> pipe(smem);
+  porter::for_each_tile(
+      pipe, p.src, p.steps, [](int i) { return porter::coord<2>{i * box2::dim(0), 0}; },
+      [&](const porter::tile_view<box2>& t, int i) { drain(t, out, i); });
+}
+
+/// The cluster and dependent-launch helpers (porter/cluster.hpp).
+template <class Path>
+__global__ void lower_grid(unsigned* out) {
+  porter::wait_prior_grid();
+  out[blockIdx.x] = porter::cluster_rank() | porter::cluster_size() << 16;
+  porter::cluster_sync();
+  porter::launch_dependents();
+}
+
 #define LOWERING_INSTANTIATE(P)                                                                             \
   template __global__ void lower_box1d<P>(const __grid_constant__ porter::tiled_source<box1>, float*, int); \
   template __global__ void lower_box2d<P>(const __grid_constant__ porter::tiled_source<box2>, float*, int); \
@@ -163,7 +187,9 @@ __global__ void lower_roles2d(const __grid_constant__ porter::tiled_source<box2>
                                           const __grid_constant__ porter::tiled_destination<swz>, int);         \
   template __global__ void lower_reduce2d<P>(const __grid_constant__ porter::tiled_destination<acc>, float*, int, int); \
   template __global__ void lower_frag2d<P>(const __grid_constant__ porter::tiled_source<frag>, unsigned*, int, int, int); \
-  template __global__ void lower_roles2d<P>(const __grid_constant__ porter::tiled_source<box2>, float*, int, int);
+  template __global__ void lower_roles2d<P>(const __grid_constant__ porter::tiled_source<box2>, float*, int, int); \
+  template __global__ void lower_held2d<P>(const __grid_constant__ held, float*);                                   \
+  template __global__ void lower_grid<P>(unsigned*);
 
 LOWERING_INSTANTIATE(porter::path::tma)
 LOWERING_INSTANTIATE(porter::path::cp_async)

@@ -149,7 +149,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
   for (int sm : {75, 80, 90}) {
     const ptx_module& m = module(sm);
     EXPECT_EQ(m.target(), "sm_" + std::to_string(sm));
-    EXPECT_EQ(m.entries().size(), 24u) << "sm_" << sm;
+    EXPECT_EQ(m.entries().size(), 30u) << "sm_" << sm;  // 7 forms x 3 paths (+ lower_held2d, lower_grid, lower_roles2d per path)
     for (const char* f : forms)
       for (const char* p : paths) {
         const auto k = code(sm, p, f);
@@ -158,7 +158,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
       }
   }
   EXPECT_EQ(module(90, true).target(), "sm_90");
-  EXPECT_EQ(module(90, true).entries().size(), 24u);
+  EXPECT_EQ(module(90, true).entries().size(), 30u);
 }
 
 // ---- tma ---------------------------------------------------------------------------------------------
@@ -456,6 +456,35 @@ TEST(LoweringRoles, StagedProducersStoreAndArriveWithoutAsyncCopies) {
   const auto k75 = code(75, "staged", "roles2d");
   EXPECT_TRUE(has(k75, "trap;"));
   EXPECT_TRUE(uses_string(k75, "role_pipeline on path staged needs mbarrier (sm_80 or newer)"));
+}
+
+TEST(LoweringSm90, ASourceInsideAGridConstantStructIsReadByTmaFromParameterSpace) {
+  const auto k = code(90, "tma", "held2d");
+  EXPECT_TRUE(has(k, "cp.async.bulk.tensor.2d"));
+  // __isGridConstant(&p.src.tensor_map) is known true at compile time: no run-time test, no trap text.
+  EXPECT_TRUE(lacks(k, "isspacep.param"));
+  for (const auto& s : k.strings) EXPECT_EQ(s.find("must be a __grid_constant__"), std::string::npos) << k.label << ": " << s;
+}
+
+TEST(Lowering, ClusterAndDependentLaunchHelpersAreSm90PtxAndNothingBelow) {
+  for (const char* p : paths) {
+    const auto k = code(90, p, "grid");
+    EXPECT_TRUE(has(k, "griddepcontrol.wait;"));
+    EXPECT_TRUE(has(k, "griddepcontrol.launch_dependents;"));
+    EXPECT_TRUE(has(k, "%cluster_ctarank"));
+    EXPECT_TRUE(has(k, "%cluster_nctarank"));
+    EXPECT_TRUE(has(k, "barrier.cluster.arrive;"));
+    EXPECT_TRUE(has(k, "barrier.cluster.wait;"));
+  }
+  for (int sm : {75, 80})
+    for (const char* p : paths) {
+      if (std::string(p) == "tma" || (std::string(p) == "cp_async" && sm < 80)) continue;
+      const auto k = code(sm, p, "grid");
+      EXPECT_TRUE(lacks(k, "griddepcontrol"));
+      EXPECT_TRUE(lacks(k, "cluster"));
+      EXPECT_TRUE(lacks(k, "trap;"));
+      EXPECT_TRUE(has(k, "bar.sync")) << "cluster_sync is the CTA barrier without clusters";
+    }
 }
 
 }  // namespace

@@ -1,0 +1,184 @@
+// porter/detail/fields.hpp — find the porter::tiled_source values a kernel argument holds, so that
+// porter::launch checks sources inside struct parameters too (plain C++17, host only).
+//
+// An argument holds sources in one of three ways, tried in this order:
+//   1. it is a porter::tiled_source<B> or porter::tiled_destination<B>;
+//   2. its type has the member hook
+//        template <class F> void porter_sources(F&& f) const { f(a); f(b); }
+//      which calls f once per member that is, or holds, a source (recursively; the k-th call is
+//      field k in messages). Use it for classes that are not aggregates (private members,
+//      constructors), aggregates with C-array members or base classes, and pointers: porter follows
+//      no pointer, only what the hook names;
+//   3. it is an aggregate class that is 128-byte aligned (every struct holding a tiled_source is:
+//      tiled_source is alignas(128)): its fields are visited recursively, in declaration order,
+//      through a structured binding. The field count comes from aggregate initialisation with a
+//      type that converts to anything (the technique Boost.PFR uses in C++17), counted twice: with
+//      plain initialisers (which brace elision spreads over the elements of a C-array member) and
+//      with braced ones (one per direct member). The struct is visited only when both counts
+//      agree and are at most 16.
+// A 128-byte aligned class type that is neither (a non-aggregate without the hook, an aggregate
+// with an array member or more than 16 fields) does not compile with porter::launch: it may hold a
+// source porter cannot see (static_assert sentence; tests/fail/launch_struct_without_hook.cu).
+// Limitation: an aggregate with a non-empty base class is not detected and fails inside the
+// structured binding; give it the hook.
+#pragma once
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+namespace porter {
+
+template <class Box> struct tiled_source;
+template <class Box> struct tiled_destination;
+
+/// Where a tiled source sits among a kernel's arguments: the argument (counting from 0) and, for a
+/// source inside a struct, the index path of fields from the argument inward ("argument 1,
+/// field 2.0" is field 0 of field 2 of argument 1). Fixed size: building one never allocates.
+struct source_location {
+  static constexpr int max_depth = 8;  ///< field indices kept; deeper ones are counted in `depth` only
+  int argument = 0;
+  int depth = 0;                        ///< number of field indices (0: the argument itself)
+  int field[max_depth] = {};
+  /// The location of field `i` of the value at this location.
+  constexpr source_location in_field(int i) const {
+    source_location l = *this;
+    if (l.depth < max_depth) l.field[l.depth] = i;
+    ++l.depth;
+    return l;
+  }
+};
+
+namespace detail {
+namespace fields {
+
+template <class T> struct is_source : std::false_type {};
+template <class B> struct is_source<tiled_source<B>> : std::true_type {};
+template <class B> struct is_source<tiled_destination<B>> : std::true_type {};
+
+/// Converts to any non-reference type; declared only (unevaluated operands).
+template <std::size_t I>
+struct any {
+  template <class U>
+  constexpr operator U() const noexcept;
+};
+
+template <class T, class Seq, class = void> struct init_flat : std::false_type {};
+template <class T, std::size_t... I>
+struct init_flat<T, std::index_sequence<I...>, std::void_t<decltype(T{any<I>{}...})>> : std::true_type {};
+template <class T, class Seq, class = void> struct init_braced : std::false_type {};
+template <class T, std::size_t... I>
+struct init_braced<T, std::index_sequence<I...>, std::void_t<decltype(T{{any<I>{}}...})>> : std::true_type {};
+
+inline constexpr std::size_t max_fields = 16;
+
+/// The largest N <= max_fields + 1 such that T{x_1, ..., x_N} compiles (Braced: T{{x_1}, ...}).
+template <class T, bool Braced, std::size_t N = max_fields + 1>
+constexpr std::size_t count() {
+  if constexpr (N == 0) {
+    return 0;
+  } else if constexpr (Braced ? init_braced<T, std::make_index_sequence<N>>::value : init_flat<T, std::make_index_sequence<N>>::value) {
+    return N;
+  } else {
+    return count<T, Braced, N - 1>();
+  }
+}
+
+struct hook_probe {
+  template <class M> void operator()(const M&) const {}
+};
+template <class T, class = void> struct has_hook : std::false_type {};
+template <class T>
+struct has_hook<T, std::void_t<decltype(std::declval<const T&>().porter_sources(std::declval<hook_probe&>()))>> : std::true_type {};
+
+/// Only 128-byte aligned aggregates can hold a tiled_source as a field; others are not probed.
+template <class T>
+constexpr bool may_hold_source() {
+  return std::is_class_v<T> && !std::is_union_v<T> && alignof(T) >= 128;
+}
+
+/// Number of fields porter visits in aggregate T, or -1 when T is not visited field by field.
+template <class T>
+constexpr int visitable_fields() {
+  if constexpr (!std::is_aggregate_v<T> || !may_hold_source<T>()) {
+    return -1;
+  } else {
+    constexpr std::size_t flat = count<T, false>();
+    constexpr std::size_t braced = count<T, true>();
+    return flat == braced && flat <= max_fields ? int(flat) : -1;
+  }
+}
+
+template <class T, class F>
+void visit(const T& v, const source_location& at, F& f);
+
+template <int N, class T, class F>
+void visit_fields(const T& v, const source_location& at, F& f) {
+  // One structured binding per field count: the only way C++17 names an aggregate's fields.
+#define PORTER_FIELDS_CASE(n, ...)                                            \
+  if constexpr (N == n) {                                                     \
+    const auto& [__VA_ARGS__] = v;                                            \
+    int i = 0;                                                                \
+    auto each = [&](const auto&... m) { (visit(m, at.in_field(i++), f), ...); }; \
+    each(__VA_ARGS__);                                                        \
+  }
+  if constexpr (N == 0) {
+    (void)v, (void)at, (void)f;
+  }
+  PORTER_FIELDS_CASE(1, a)
+  PORTER_FIELDS_CASE(2, a, b)
+  PORTER_FIELDS_CASE(3, a, b, c)
+  PORTER_FIELDS_CASE(4, a, b, c, d)
+  PORTER_FIELDS_CASE(5, a, b, c, d, e)
+  PORTER_FIELDS_CASE(6, a, b, c, d, e, g)
+  PORTER_FIELDS_CASE(7, a, b, c, d, e, g, h)
+  PORTER_FIELDS_CASE(8, a, b, c, d, e, g, h, j)
+  PORTER_FIELDS_CASE(9, a, b, c, d, e, g, h, j, k)
+  PORTER_FIELDS_CASE(10, a, b, c, d, e, g, h, j, k, l)
+  PORTER_FIELDS_CASE(11, a, b, c, d, e, g, h, j, k, l, m_)
+  PORTER_FIELDS_CASE(12, a, b, c, d, e, g, h, j, k, l, m_, n_)
+  PORTER_FIELDS_CASE(13, a, b, c, d, e, g, h, j, k, l, m_, n_, o)
+  PORTER_FIELDS_CASE(14, a, b, c, d, e, g, h, j, k, l, m_, n_, o, p)
+  PORTER_FIELDS_CASE(15, a, b, c, d, e, g, h, j, k, l, m_, n_, o, p, q)
+  PORTER_FIELDS_CASE(16, a, b, c, d, e, g, h, j, k, l, m_, n_, o, p, q, r)
+#undef PORTER_FIELDS_CASE
+}
+
+template <class T, class F>
+void visit(const T& v, const source_location& at, F& f) {
+  if constexpr (is_source<T>::value) {
+    f(v, at);
+  } else if constexpr (has_hook<T>::value) {
+    int i = 0;
+    v.porter_sources([&](const auto& m) { visit(m, at.in_field(i++), f); });
+  } else if constexpr (visitable_fields<T>() >= 0) {
+    visit_fields<visitable_fields<T>()>(v, at, f);
+  } else {
+    static_assert(!may_hold_source<T>(),
+                  "porter::launch: a kernel argument (or a field of one) is a 128-byte aligned class that porter cannot look "
+                  "into, so it may hold a porter::tiled_source that would go unchecked: give it a member "
+                  "template <class F> void porter_sources(F&& f) const { f(member); ... } naming the members that hold "
+                  "sources (none: an empty body), or make it an aggregate of at most 16 fields without C-array members.");
+  }
+}
+
+}  // namespace fields
+
+/// Call f(source, location) for every porter::tiled_source (and tiled_destination) that `arg`, the
+/// kernel argument at index `argument`, is or holds (see the top of porter/detail/fields.hpp).
+template <class T, class F>
+void for_each_source(const T& arg, int argument, F&& f) {
+  source_location at;
+  at.argument = argument;
+  fields::visit(arg, at, f);
+}
+
+/// How many tiled sources `arg` holds (counted at run time: a hook may name a varying set).
+template <class T>
+int count_sources(const T& arg) {
+  int n = 0;
+  for_each_source(arg, 0, [&](const auto&, const source_location&) { ++n; });
+  return n;
+}
+
+}  // namespace detail
+}  // namespace porter

@@ -1,0 +1,292 @@
+// tests/host/launch_options_test.cpp — porter::launch_options' cluster and programmatic-dependent-launch
+// rules on fake devices, and the search for tiled sources inside struct arguments (field paths,
+// the hook, a forced tma refused for a source in a struct): everything porter::launch checks
+// before it touches a GPU.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "fixtures.hpp"
+#include "porter/launch.hpp"
+#include "porter/schedule_types.hpp"
+#include "porter/source.hpp"
+
+namespace {
+
+using porter::dims3;
+using porter::errc;
+using porter::path_id;
+using porter_test::Contains;
+using porter_test::thrown;
+
+// ---- launch_options plumbing ---------------------------------------------------------------------
+
+TEST(LaunchOptions, DefaultsAskForNoLaunchAttribute) {
+  const porter::launch_options o;
+  EXPECT_EQ(o.cluster_dims.count(), 1u);
+  EXPECT_FALSE(o.dependent_launch);
+  EXPECT_FALSE(o.has_launch_attributes());
+  EXPECT_FALSE(porter::launch_options{}.cluster(1).has_launch_attributes()) << "a cluster of one CTA is no cluster";
+}
+
+TEST(LaunchOptions, ClusterAndDependentLaunchAreRecordedAndChain) {
+  const auto o = porter::launch_options{}.cluster({2, 1, 1}).programmatic_dependent_launch().strict();
+  EXPECT_EQ(o.cluster_dims.x, 2u);
+  EXPECT_EQ(o.cluster_dims.y, 1u);
+  EXPECT_EQ(o.cluster_dims.z, 1u);
+  EXPECT_TRUE(o.dependent_launch);
+  EXPECT_TRUE(o.strict_paths);
+  EXPECT_TRUE(o.has_launch_attributes());
+  EXPECT_TRUE(porter::launch_options{}.cluster(dims3{2, 2}).has_launch_attributes());
+  EXPECT_EQ(dims3(2, 2).count(), 4u);
+  EXPECT_TRUE(porter::launch_options{}.programmatic_dependent_launch().has_launch_attributes());
+  EXPECT_FALSE(porter::launch_options{}.programmatic_dependent_launch(false).has_launch_attributes());
+}
+
+// ---- clusters ------------------------------------------------------------------------------------
+
+TEST(LaunchCluster, AClusterOfTwoOverAnEvenGridPassesOnAnH200OnEveryPathsBinary) {
+  EXPECT_NO_THROW(porter::check_cluster(dims3{8}, dims3{2}, porter_test::h200(), 90));
+  EXPECT_NO_THROW(porter::check_cluster(dims3{8}, dims3{2}, porter_test::h200(), 0));  // binary unknown
+  EXPECT_NO_THROW(porter::check_cluster(dims3{4, 6, 2}, dims3{2, 3, 2}, porter_test::h200(), 90));
+  EXPECT_NO_THROW(porter::check_cluster(dims3{16}, dims3{16}, porter_test::h200(), 90)) << "16: non-portable, checked at launch";
+}
+
+TEST(LaunchCluster, AClusterOfOneIsNoClusterAndPassesEverywhere) {
+  for (const auto& caps : {porter_test::h200(), porter_test::a100(), porter_test::t4(), porter_test::mi250x()}) {
+    SCOPED_TRACE(caps.name);
+    EXPECT_NO_THROW(porter::check_cluster(dims3{7}, dims3{1}, caps, 75));
+  }
+}
+
+TEST(LaunchCluster, AGridThatIsNotAMultipleOfTheClusterIsRefusedNamingTheDimension) {
+  const auto e = thrown([] { porter::check_cluster(dims3{7}, dims3{2}, porter_test::h200(), 90); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code(), errc::invalid_argument);
+  EXPECT_EQ(e->rule(), "launch.cluster_grid");
+  EXPECT_TRUE(Contains(e->what(), "clusters of 2x1x1 CTAs"));
+  EXPECT_TRUE(Contains(e->what(), "grid of 7x1x1"));
+  EXPECT_TRUE(Contains(e->what(), "x: 7 is not a multiple of 2")) << e->what();
+  const auto y = thrown([] { porter::check_cluster(dims3{4, 3}, dims3{2, 2}, porter_test::h200(), 90); });
+  ASSERT_TRUE(y);
+  EXPECT_EQ(y->rule(), "launch.cluster_grid");
+  EXPECT_TRUE(Contains(y->what(), "y: 3 is not a multiple of 2")) << y->what();
+}
+
+TEST(LaunchCluster, ClustersBelowComputeCapability90AreRefused) {
+  const auto e = thrown([] { porter::check_cluster(dims3{8}, dims3{2}, porter_test::a100(), 80); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code(), errc::path_unsupported);
+  EXPECT_EQ(e->rule(), "launch.cluster_device");
+  EXPECT_TRUE(Contains(e->what(), "needs compute capability 9.0"));
+  EXPECT_TRUE(Contains(e->what(), "NVIDIA A100-SXM4-80GB"));
+  EXPECT_TRUE(Contains(e->what(), "has 8.0"));
+}
+
+TEST(LaunchCluster, ClustersOfCodeCompiledBelowSm90AreRefusedOnAnH200) {
+  const auto e = thrown([] { porter::check_cluster(dims3{8}, dims3{2}, porter_test::h200(), 80); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->rule(), "launch.cluster_binary");
+  EXPECT_TRUE(Contains(e->what(), "compute_80"));
+  EXPECT_TRUE(Contains(e->what(), "CUDA_ARCHITECTURES"));
+}
+
+TEST(LaunchCluster, MoreThan16CtasOrAZeroDimensionAreRefused) {
+  const auto e = thrown([] { porter::check_cluster(dims3{32}, dims3{32}, porter_test::h200(), 90); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code(), errc::invalid_argument);
+  EXPECT_EQ(e->rule(), "launch.cluster_size");
+  EXPECT_TRUE(Contains(e->what(), "asks for 32 CTAs per cluster"));
+  EXPECT_TRUE(Contains(e->what(), "at most 8 are portable and 16"));
+  const auto z = thrown([] { porter::check_cluster(dims3{8}, dims3{2, 0, 1}, porter_test::h200(), 90); });
+  ASSERT_TRUE(z);
+  EXPECT_EQ(z->rule(), "launch.cluster_shape");
+}
+
+TEST(LaunchCluster, AnAmdGpuHasNoClusters) {
+  const auto e = thrown([] { porter::check_cluster(dims3{8}, dims3{2}, porter_test::mi250x(), 0); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code(), errc::path_unsupported);
+  EXPECT_EQ(e->rule(), "launch.cluster_vendor");
+  EXPECT_TRUE(Contains(e->what(), "AMD Instinct MI250X"));
+}
+
+// ---- programmatic dependent launch ---------------------------------------------------------------
+
+TEST(LaunchDependent, PassesOnAnH200WithSm90Code) {
+  EXPECT_NO_THROW(porter::check_programmatic_dependent_launch(porter_test::h200(), 90));
+  EXPECT_NO_THROW(porter::check_programmatic_dependent_launch(porter_test::h200(), 0));
+}
+
+TEST(LaunchDependent, IsRefusedBelow90OnOldCodeAndOnAmd) {
+  const auto d = thrown([] { porter::check_programmatic_dependent_launch(porter_test::a100(), 80); });
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->code(), errc::path_unsupported);
+  EXPECT_EQ(d->rule(), "launch.pdl_device");
+  EXPECT_TRUE(Contains(d->what(), "needs compute capability 9.0"));
+  EXPECT_TRUE(Contains(d->what(), "has 8.0"));
+  const auto b = thrown([] { porter::check_programmatic_dependent_launch(porter_test::h200(), 80); });
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->rule(), "launch.pdl_binary");
+  EXPECT_TRUE(Contains(b->what(), "wait_prior_grid() compiles to nothing"));
+  const auto v = thrown([] { porter::check_programmatic_dependent_launch(porter_test::mi250x(), 0); });
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->rule(), "launch.pdl_vendor");
+}
+
+TEST(LaunchDependent, CheckLaunchAttributesRunsOnlyTheRulesAskedFor) {
+  EXPECT_NO_THROW(porter::detail::check_launch_attributes(porter::launch_options{}, dims3{7}, porter_test::t4(), 75));
+  const auto c = thrown([] {
+    porter::detail::check_launch_attributes(porter::launch_options{}.cluster(2), dims3{8}, porter_test::t4(), 75);
+  });
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->rule(), "launch.cluster_device");
+  const auto p = thrown([] {
+    porter::detail::check_launch_attributes(porter::launch_options{}.programmatic_dependent_launch(), dims3{8}, porter_test::t4(), 75);
+  });
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->rule(), "launch.pdl_device");
+}
+
+// ---- sources inside struct arguments -------------------------------------------------------------
+
+using B = porter::box<float, 16, 64>;
+using B3 = porter::box<float, 2, 8, 32>;
+
+/// A source built on host memory, its mask set as the H200 would (layout rules only).
+template <class Box>
+porter::tiled_source<Box> h200_source(std::vector<float>& mem, std::int64_t rows, std::int64_t cols, std::int64_t pitch) {
+  auto s = porter::make_tiled_source<Box>(mem.data(), {rows, cols}, {pitch});
+  s.supported = porter::validate_source(s.desc()).mask;
+  return s;
+}
+
+struct held {  // an aggregate: found field by field
+  int tiles;
+  porter::tile_schedule sched;
+  porter::tiled_source<B> src;
+};
+struct nested {
+  float* out;
+  held inner;
+  porter::tiled_destination<B> dst;
+};
+class hooked {  // not an aggregate: the hook names what it holds
+ public:
+  hooked(const porter::tiled_source<B>& a, const porter::tiled_source<B>& b) : a_(a), b_(b) {}
+  template <class F>
+  void porter_sources(F&& f) const {
+    f(a_);
+    f(b_);
+  }
+
+ private:
+  porter::tiled_source<B> a_;
+  porter::tiled_source<B> b_;
+};
+
+struct found {
+  std::string where;
+  unsigned mask;
+};
+template <class... Args>
+std::vector<found> sources_of(const Args&... args) {
+  std::vector<found> v;
+  porter::detail::for_each_arg(
+      [&](const auto& a, int index) {
+        porter::detail::for_each_source(a, index, [&](const auto& s, const porter::source_location& at) {
+          v.push_back({porter::describe(at), s.supported});
+        });
+      },
+      args...);
+  return v;
+}
+
+TEST(LaunchStructSources, AggregateFieldsAreVisitedInOrderWithTheirPaths) {
+  static_assert(porter::detail::fields::visitable_fields<held>() == 3);
+  static_assert(porter::detail::fields::visitable_fields<nested>() == 3);
+  std::vector<float> mem(128 * 128);
+  nested n{};
+  n.inner.src = h200_source<B>(mem, 100, 128, 128);
+  static_cast<porter::tiled_source<B>&>(n.dst) = h200_source<B>(mem, 64, 64, 128);
+  const porter::tiled_source<B> top = h200_source<B>(mem, 10, 64, 128);
+  const auto v = sources_of(top, 3, n, 2.5f);
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[0].where, "kernel argument 0");
+  EXPECT_EQ(v[1].where, "kernel argument 2, field 1.2");
+  EXPECT_EQ(v[2].where, "kernel argument 2, field 2");
+  EXPECT_EQ(porter::detail::count_sources(n), 2);
+}
+
+TEST(LaunchStructSources, TheHookNamesMembersOfANonAggregate) {
+  std::vector<float> mem(128 * 128);
+  const hooked h(h200_source<B>(mem, 100, 128, 128), h200_source<B>(mem, 100, 100, 101));
+  const auto v = sources_of(1, h);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].where, "kernel argument 1, field 0");
+  EXPECT_EQ(v[1].where, "kernel argument 1, field 1");
+  EXPECT_TRUE(v[0].mask & porter::path_bit(path_id::tma));
+  EXPECT_FALSE(v[1].mask & porter::path_bit(path_id::tma));
+}
+
+TEST(LaunchStructSources, SmallAggregatesAndAggregatesWithArraysAreNotLookedInto) {
+  // coord has an array member and 4-byte alignment: it cannot hold a source and is not probed.
+  static_assert(porter::detail::fields::visitable_fields<porter::coord<3>>() == -1);
+  struct small {
+    int a[4];
+    float b;
+  };
+  static_assert(porter::detail::fields::visitable_fields<small>() == -1);
+  const auto v = sources_of(porter::coord<2>{{1, 2}}, small{}, porter::tile_schedule{});
+  EXPECT_TRUE(v.empty());
+}
+
+TEST(LaunchStructSources, DeepPathsAreCutAfterEightFieldsAndSaySo) {
+  porter::source_location at;
+  at.argument = 4;
+  for (int i = 0; i < 10; ++i) at = at.in_field(i);
+  EXPECT_EQ(porter::describe(at), "kernel argument 4, field 0.1.2.3.4.5.6.7.(2 more)");
+}
+
+TEST(LaunchStructSources, AForcedTmaLaunchOfAStructHoldingAPitch4004SourceIsRefusedNamingTheField) {
+  std::vector<float> mem(64 * 1001);
+  held h{};
+  h.src = h200_source<B>(mem, 64, 1000, 1001);  // pitch 4004 B: no tma
+  ASSERT_FALSE(h.src.supports(path_id::tma));
+  const auto e = thrown([&] { porter::detail::check_sources(path_id::tma, porter_test::h200(), 7, h); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code(), errc::path_unsupported);
+  EXPECT_EQ(e->rule(), "launch.source_path");
+  EXPECT_TRUE(Contains(e->what(), "path tma cannot read kernel argument 1, field 2 (a tiled source)")) << e->what();
+  EXPECT_TRUE(Contains(e->what(), "[rule tma.stride_multiple_of_16]")) << e->what();
+  EXPECT_NO_THROW(porter::detail::check_sources(path_id::cp_async, porter_test::h200(), 7, h));
+  EXPECT_NO_THROW(porter::detail::check_sources(path_id::staged, porter_test::h200(), 7, h));
+}
+
+TEST(LaunchStructSources, AutomaticSeesStructSources) {
+  std::vector<float> mem(64 * 1001);
+  held good{}, bad{};
+  good.src = h200_source<B>(mem, 64, 1024, 1024);
+  bad.src = h200_source<B>(mem, 64, 1000, 1001);
+  const unsigned all = porter::path_bit(path_id::tma) | porter::path_bit(path_id::cp_async) | porter::path_bit(path_id::staged);
+  porter::source_desc descs[4];
+  int n = 0;
+  EXPECT_EQ(porter::detail::sources_allow(all, descs, 4, n, good, 1), all);
+  EXPECT_EQ(n, 1);
+  n = 0;
+  const unsigned m = porter::detail::sources_allow(all, descs, 4, n, good, bad);
+  EXPECT_EQ(n, 2);
+  EXPECT_FALSE(m & porter::path_bit(path_id::tma));
+  EXPECT_EQ(descs[1].stride[0], 1001);
+  const porter::source_desc* ptrs[2] = {&descs[0], &descs[1]};
+  const porter::path_choice c = porter::choose_path(m, porter_test::h200(), ptrs, n);
+  EXPECT_EQ(c.path, path_id::cp_async) << c.reason;
+  // More sources than the stack buffer holds are counted, not stored.
+  n = 0;
+  porter::detail::sources_allow(all, descs, 1, n, good, bad, good);
+  EXPECT_EQ(n, 3);
+}
+
+}  // namespace
