@@ -29,6 +29,14 @@ __global__ void k_fill(float* p, long long n, std::uint64_t seed, float lo, floa
   }
 }
 
+__global__ void k_fill_bf16(__nv_bfloat16* p, long long n, std::uint64_t seed, float lo, float hi) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    const std::uint64_t h = mix64(seed * 0x9e3779b97f4a7c15ull + std::uint64_t(i));
+    const float u = float(h >> 40) * (1.0f / 16777216.0f);  // 24 bits, [0, 1)
+    p[i] = __float2bfloat16_rn(lo + (hi - lo) * u);
+  }
+}
+
 __global__ void k_stream_errors(const float* x, const float* y, long long n, float a, float b, float tol,
                                 unsigned long long* bad) {
   unsigned long long mine = 0;
@@ -115,6 +123,11 @@ int grid_for(long long n) { return int(std::min<long long>((n + 255) / 256, 4096
 void fill_uniform(float* p, long long n, std::uint64_t seed, float lo, float hi, cudaStream_t s) {
   k_fill<<<grid_for(n), 256, 0, s>>>(p, n, seed, lo, hi);
   check(cudaGetLastError(), "fill_uniform");
+}
+
+void fill_uniform_bf16(__nv_bfloat16* p, long long n, std::uint64_t seed, float lo, float hi, cudaStream_t s) {
+  k_fill_bf16<<<grid_for(n), 256, 0, s>>>(p, n, seed, lo, hi);
+  check(cudaGetLastError(), "fill_uniform_bf16");
 }
 
 template <class K, class... A>

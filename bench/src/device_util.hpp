@@ -2,6 +2,7 @@
 // (host wrappers; the kernels are in device_util.cu). All enqueue on `s` and synchronise before
 // returning a value.
 #pragma once
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -10,6 +11,9 @@ namespace pb {
 
 /// p[i] = uniform in [lo, hi) from a counter-based hash of (seed, i). Never all zeros.
 void fill_uniform(float* p, long long n, std::uint64_t seed, float lo, float hi, cudaStream_t s);
+/// p[i] = uniform in [lo, hi) from the same hash as fill_uniform, rounded to the nearest bf16 (so hi
+/// itself may occur; 8 significant bits: products of two are exact in fp32).
+void fill_uniform_bf16(__nv_bfloat16* p, long long n, std::uint64_t seed, float lo, float hi, cudaStream_t s);
 /// Elements with |y - (a*x + b)| > tol * max(1, |a*x + b|), or not finite.
 long long count_stream_errors(const float* x, const float* y, long long n, float a, float b, float tol, cudaStream_t s);
 /// Elements with y[c][r] != x[r][c] bitwise (x is h x w, y is w x h, both row-major).
