@@ -8,6 +8,7 @@
 
 #include "../src/variants.hpp"
 #include <porter/planner.hpp>
+#include "bf16gemm.cuh"
 #include "porter_kernels.cuh"
 
 namespace pb {
@@ -176,6 +177,28 @@ void add_smallgemm(registry& r, sched_mode m) {
                          }});
 }
 
+/// The bf16 tensor-core GEMM on path `Path` with `S` stages. Its min_cc is the consumer's (mma.sync
+/// on bf16 needs sm_80) where the path's is lower: staged runs on sm_75, this kernel does not.
+template <class Path, int S>
+void add_bf16gemm(registry& r, sched_mode m) {
+  using namespace bf16gemm_shape;
+  using Pipe = porter::pipeline<Path, S, a_box, b_box>;
+  auto* k = &pb_bf16gemm<Path, S>;
+  kernel_desc d = porter_desc<Path, Pipe>(threads, reinterpret_cast<const void*>(k), "pb_bf16gemm", m);
+  d.min_cc = d.min_cc > min_cc ? d.min_cc : min_cc;
+  r.bf16gemm.push_back({d, [k, m](const bf16gemm_problem& p, int grid) -> launcher {
+                          const std::int64_t ea[2] = {p.m, p.k}, eb[2] = {p.n, p.k};
+                          auto sa = porter::make_tiled_source<a_box>(p.a, ea);
+                          auto sb = porter::make_tiled_source<b_box>(p.b, eb);
+                          const long long tiles = static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+                          const porter::tile_schedule sc = schedule_for(m, tiles, grid, Pipe::ring::stage_bytes, S, (p.k + bk - 1) / bk);
+                          return [=](cudaStream_t s) {
+                            porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(threads), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n, p.k,
+                                                 sc);
+                          };
+                        }});
+}
+
 /// The resident grid (SMs x occupancy, ctas_per_sm) of `func` with `threads` and `smem` bytes on
 /// the current device; 0 when it does not fit (plan_schedule then refuses the launch with a reason).
 inline int resident_grid(const void* func, int threads, std::size_t smem) {
@@ -296,6 +319,27 @@ void add_automatic(registry& r) {
         [](const smallgemm_problem& p) { return static_cast<long long>((p.m + tile - 1) / tile) * ((p.n + tile - 1) / tile); },
         [](const smallgemm_problem& p) { return (p.k + bk - 1) / bk; }));
   }
+}
+
+/// The path::automatic row of bf16gemm at S stages (min_cc 80: the consumer's, on every path).
+template <int S>
+void add_automatic_bf16gemm(registry& r) {
+  using namespace porter;
+  using namespace bf16gemm_shape;
+  using stage = path::staged;  // the instantiation every build has (attributes for prepare())
+  using Pipe = pipeline<stage, S, a_box, b_box>;
+  auto fam = kernel_family{[](auto p) { return &pb_bf16gemm<decltype(p), S>; }};
+  kernel_desc d = porter_desc<path::automatic, Pipe>(threads, reinterpret_cast<const void*>(fam.make(stage{})), "pb_bf16gemm",
+                                                     sched_mode::planned);
+  d.min_cc = d.min_cc > bf16gemm_shape::min_cc ? d.min_cc : bf16gemm_shape::min_cc;
+  r.bf16gemm.push_back(automatic_variant<bf16gemm_problem>(
+      d, fam,
+      [](const bf16gemm_problem& p, tile_schedule sc) {
+        const std::int64_t ea[2] = {p.m, p.k}, eb[2] = {p.n, p.k};
+        return std::make_tuple(make_tiled_source<a_box>(p.a, ea), make_tiled_source<b_box>(p.b, eb), p.c, p.m, p.n, p.k, sc);
+      },
+      [](const bf16gemm_problem& p) { return static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn); },
+      [](const bf16gemm_problem& p) { return (p.k + bk - 1) / bk; }));
 }
 
 /// Every schedule of one kernel: the planner's choice and the three forced ones.

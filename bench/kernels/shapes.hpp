@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <cuda_bf16.h>
+
 #include <porter/box.hpp>
 
 namespace pb {
@@ -94,6 +96,32 @@ constexpr int size = 16384;
 static_assert(threads == 32 * (tile / 4), "one warp per 4 columns");
 }  // namespace transpose_shape
 
+// ---- bf16gemm: C[M][N] (fp32) = A[M][K] (bf16) * B[N][K]^T (bf16), "TN": both operands K-major -----
+// Tensor cores through mma.sync.m16n8k16 (kernels/mma_consumer.cuh) fed by porter::load_fragments.
+// CTA tile 128 x 256, K-tile 64 (128-byte rows: one 128 B swizzle span), 256 threads = 8 warps in a
+// 2 (M) x 4 (N) grid, warp tile 64 x 64 (4 x 8 mma tiles of 16 x 8: 128 fp32 accumulators per
+// thread). A stage holds A[m0:+128][k0:+64] (16 KiB) and B[n0:+256][k0:+64] (32 KiB), both landed
+// 128 B-swizzled, so every ldmatrix phase (8 rows x 16 B of one chunk column) hits 8 different bank
+// groups: conflict-free. 3 stages by default: 144 KiB of ring (+ 1 KiB barrier header, 1 KiB
+// alignment slack), which fits sm_80's 163 KiB per CTA as well as sm_90's 227 KiB; 4 stages (194 KiB)
+// fit sm_90 only (the stage sweep has 1..4).
+namespace bf16gemm_shape {
+using element = __nv_bfloat16;
+constexpr int threads = 256;
+constexpr int bm = 128, bn = 256, bk = 64;       // CTA tile (elements)
+constexpr int warps_m = 2, warps_n = 4;          // warp grid
+constexpr int wm = bm / warps_m, wn = bn / warps_n;  // warp tile: 64 x 64
+constexpr int mt = wm / 16, nt = wn / 8;         // mma tiles per warp: 4 (M) x 8 (N)
+constexpr int ksteps = bk / 16;                  // mma k-steps per stage: 4
+using a_box = porter::swizzled<porter::box<element, bm, bk>, porter::swizzle::b128>;  // rows m, columns k
+using b_box = porter::swizzled<porter::box<element, bn, bk>, porter::swizzle::b128>;  // rows n, columns k
+constexpr double flops_per_stage = 2.0 * bm * bn * bk;
+/// The lowest compute capability of the consumer (mma.sync with bf16 operands), whatever the path.
+constexpr int min_cc = 80;
+static_assert(threads == 32 * warps_m * warps_n, "one warp per warp tile");
+static_assert(wm % 16 == 0 && wn % 16 == 0 && bk % 16 == 0, "warp tiles are whole m16n8k16 tiles, B loaded two n8 tiles at a time");
+}  // namespace bf16gemm_shape
+
 /// Stage count each workload uses outside the stage sweep (compiled for every target).
 constexpr int default_stages_stream = 4;
 constexpr int default_stages_stencil = 3;
@@ -101,5 +129,6 @@ constexpr int default_stages_sgemm = 4;
 constexpr int default_stages_smallgemm = 4;  // the sample's maxPipelineStages
 constexpr int default_stages_copy2d = 4;
 constexpr int default_stages_transpose = 4;
+constexpr int default_stages_bf16gemm = 3;   // 3 x 48 KiB fits an A100's 163 KiB per CTA too (4 fits only sm_90's 227 KiB)
 
 }  // namespace pb

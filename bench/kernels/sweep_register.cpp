@@ -9,6 +9,7 @@ void register_sweep_sgemm_tma(registry& r);
 void register_sweep_sgemm_cp_async(registry& r);
 void register_sweep_sgemm_staged(registry& r);
 void register_sweep_smallgemm(registry& r);
+void register_sweep_bf16gemm(registry& r);
 
 void register_sweep_kernels(registry& r) {
   register_sweep_stream(r);
@@ -18,6 +19,7 @@ void register_sweep_kernels(registry& r) {
   register_sweep_sgemm_cp_async(r);
   register_sweep_sgemm_staged(r);
   register_sweep_smallgemm(r);
+  register_sweep_bf16gemm(r);
 }
 const char* sweep_architectures() { return PB_SWEEP_ARCHS; }
 }  // namespace pb

@@ -128,6 +128,9 @@ void evaluate_planner(context& cx) {
       } else if (workload == "smallgemm") {
         find(cx.reg.smallgemm, default_stages_smallgemm);
         flops_per_stage = smallgemm_shape::flops_per_stage;
+      } else if (workload == "bf16gemm") {
+        find(cx.reg.bf16gemm, default_stages_bf16gemm);
+        flops_per_stage = bf16gemm_shape::flops_per_stage;
       }
       if (!d) continue;
       porter::stage_plan_request q;
@@ -145,13 +148,16 @@ void evaluate_planner(context& cx) {
       q.latency_ns = cx.latency_ns;
       std::string demand_src;
       if (flops_per_stage > 0) {
-        double tflops = workload == "smallgemm"       ? cx.cublas_tflops_smallgemm
-                        : size.rfind("8192", 0) == 0 ? cx.cublas_tflops_8192
-                                                     : cx.cublas_tflops_4096;
-        demand_src = "cuBLAS rate";
+        const bool bf16 = workload == "bf16gemm", at_8192 = size.rfind("8192", 0) == 0;
+        double tflops = workload == "smallgemm" ? cx.cublas_tflops_smallgemm
+                        : bf16                  ? (at_8192 ? cx.cublas_bf16_tflops_8192 : cx.cublas_bf16_tflops_4096)
+                        : at_8192               ? cx.cublas_tflops_8192
+                                                : cx.cublas_tflops_4096;
+        demand_src = bf16 ? "cuBLAS bf16 rate" : "cuBLAS rate";
         if (tflops <= 0) {
-          tflops = 2.0 * 128 * cx.caps.sm_clock_khz * 1e3 * sms / 1e12;  // FP32 peak: 128 FMA/clk/SM
-          demand_src = "FP32 peak";
+          // FP32 peak: 128 FMA/clk/SM; bf16 on tensor cores: 1024 dense FMA/clk/SM (sm_80, sm_90 mma.sync class).
+          tflops = 2.0 * (bf16 ? 1024 : 128) * cx.caps.sm_clock_khz * 1e3 * sms / 1e12;
+          demand_src = bf16 ? "bf16 tensor-core peak (1024 FMA/clk/SM)" : "FP32 peak";
         }
         q.demand_bytes_per_second_per_sm = porter::demand_from_flops(d->stage_bytes, flops_per_stage, tflops * 1e12 / sms);
       } else {
@@ -267,6 +273,27 @@ void evaluate_targets(context& cx) {
     });
     add_target(cx, std::string("sgemm 8192^3: porter/") + path + " pipelined (S>=3, best) >= 1.3x S=1", piped, one, 1.3,
                "with 2 CTAs per SM the other CTA's arithmetic already hides much of the unpipelined copy latency");
+  }
+  // 3a. bf16gemm 8192^3 (issue 9, part 4): the mma.sync consumer fed by porter's fragment loads on
+  //     the tma and cp_async paths, against cuBLAS bf16 (wgmma on sm_90) in the same run. The same
+  //     compute on both paths, so the ratio between them is the data paths' difference.
+  {
+    std::string b8 = "8192^3";
+    for (const auto& r : cx.rep.rows)
+      if (r.workload == "bf16gemm" && r.size.rfind("8192^3", 0) == 0) b8 = r.size;
+    const row* cb = best_row(cx, [&](const row& r) { return r.workload == "bf16gemm" && r.size == b8 && r.impl == "cublas"; });
+    for (const char* path : {"tma", "cp_async"}) {
+      const row* p = best_row(cx, [&](const row& r) { return r.workload == "bf16gemm" && r.size == b8 && r.impl == "porter" && r.path == path; });
+      add_target(cx, std::string("bf16gemm 8192^3: porter/") + path + " mma.sync >= 0.60x cuBLAS bf16", p, cb, 0.60,
+                 "mma.sync (sm_80's warp-level MMA) against cuBLAS' wgmma kernels on sm_90; see the registers, the stage sweep "
+                 "and --ncu's stall reasons (barrier, short scoreboard: ldmatrix; MIO throttle)");
+    }
+    const row* au = best_row(cx, [&](const row& r) { return r.workload == "bf16gemm" && r.size == b8 && r.impl == "porter" && r.path == "automatic"; });
+    const row* fast = best_row(cx, [&](const row& r) {
+      return r.workload == "bf16gemm" && r.size == b8 && r.impl == "porter" && !r.sweep_only && r.path != "automatic";
+    });
+    add_target(cx, "bf16gemm 8192^3: porter/automatic >= 0.99x the fastest forced path (default stages)", au, fast, 0.99,
+               "automatic chose by capability and the break-even table, and the measured order differs here");
   }
   // 3b. smallgemm: with 1 KiB boxes and 16 FMAs per thread per stage, latency hiding is the pipeline's job.
   for (const char* path : {"tma", "cp_async"}) {

@@ -25,7 +25,7 @@ struct options {
   bool lowering = false;     ///< print the lowering report (also with a GPU)
   int device = 0;
   std::string out;           ///< results directory ("" = none)
-  std::vector<std::string> only;  ///< workloads to run (empty: all): stream, stencil, sgemm, bf16gemm, smallgemm, copy2d, transpose, ports
+  std::vector<std::string> only;  ///< workloads to run (empty: all): stream, stencil, sgemm, bf16gemm, smallgemm, copy2d, transpose, ports, launch
   double budget_s = 0;       ///< stop starting new sweeps after this many seconds (0: by mode)
   bool triton = true;        ///< run the Triton and torch peers (bench/peers/triton_peers.py) when python imports them
   std::string python;        ///< the peers' interpreter ("" : $PORTER_BENCH_PYTHON, else python3)
@@ -46,6 +46,7 @@ struct context {
   std::string latency_note;
   double cublas_tflops_8192 = 0, cublas_tflops_4096 = 0;
   double cublas_tflops_smallgemm = 0;  ///< cuBLAS at the smallgemm size (the planner's demand)
+  double cublas_bf16_tflops_8192 = 0, cublas_bf16_tflops_4096 = 0;  ///< cuBLAS bf16 (cublasGemmEx) at bf16gemm's sizes
   /// Per workload: tiles of the problem and pipeline steps per tile (the planner's launch inputs).
   std::map<std::string, std::pair<long long, int>> tiles_of;
   bool kokkos_ran = false;
@@ -63,6 +64,9 @@ void run_stencil(context& cx, int radius);
 void run_sgemm(context& cx, int size, bool sweep);
 /// smallgemm at size^3 (smallgemm_shape::size): cuBLAS ceiling, porter paths, hand-written pipelines.
 void run_smallgemm(context& cx, int size, bool sweep);
+/// bf16gemm at size^3: C (fp32) = A * B^T from bf16 A (M x K) and B (N x K), fresh random inputs;
+/// the cuBLAS bf16 ceiling, every porter path and automatic (mma.sync through porter::load_fragments).
+void run_bf16gemm(context& cx, int size, bool sweep);
 /// copy2d (async_copy + async_store through shared memory) and transpose (column reads of 128 B
 /// swizzled tiles against dense ones): bench/src/workloads.cpp.
 void run_copy2d(context& cx);

@@ -2,6 +2,7 @@
 // (host wrappers; the kernels are in device_util.cu). All enqueue on `s` and synchronise before
 // returning a value.
 #pragma once
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>

@@ -62,6 +62,7 @@ std::string kernel_inventory(const pb::registry& r) {
   list("stencil2d-r2", r.stencil[2]);
   list("sgemm       ", r.sgemm);
   list("smallgemm   ", r.smallgemm);
+  list("bf16gemm    ", r.bf16gemm);
   list("copy2d      ", r.copy2d);
   list("transpose   ", r.transpose);
   for (const auto& p : r.ports) list(("ports/" + p.name).c_str(), p.variants);
@@ -71,7 +72,7 @@ std::string kernel_inventory(const pb::registry& r) {
 /// The planner on an assumed H200 (datasheet-level numbers), to show its rule without a GPU.
 std::string planner_example(const pb::registry& r) {
   porter::device_caps h;
-  h.name = "NVIDIA H200 (assumed: 132 SMs, 228 KiB smem/SM, 4.2 TB/s D2D, 51 TFLOP/s cuBLAS SGEMM)";
+  h.name = "NVIDIA H200 (assumed: 132 SMs, 228 KiB smem/SM, 4.2 TB/s D2D, 51 TFLOP/s cuBLAS SGEMM, 737 TFLOP/s cuBLAS bf16)";
   h.cc_major = 9;
   h.sm_count = 132;
   h.max_threads_per_sm = 2048;
@@ -81,8 +82,8 @@ std::string planner_example(const pb::registry& r) {
   std::ostringstream o;
   o << "Stage planner on " << h.name << ", latency " << porter::default_memory_latency_ns(h)
     << " ns (default; porter-bench measures it on a GPU), register limits unknown without a GPU:\n";
-  // demand > 0: bytes/s per SM; else from the stage's flops at cuBLAS' assumed 51 TFLOP/s.
-  auto plan = [&](const char* w, const auto& vs, int def, double demand, double flops_per_stage) {
+  // demand > 0: bytes/s per SM; else from the stage's flops at cuBLAS' assumed rate (`tflops`).
+  auto plan = [&](const char* w, const auto& vs, int def, double demand, double flops_per_stage, double tflops = 51) {
     for (const auto& v : vs) {
       if (v.d.impl != "porter" || v.d.stages != def) continue;
       porter::stage_plan_request q;
@@ -90,7 +91,7 @@ std::string planner_example(const pb::registry& r) {
       q.stage_bytes = v.d.stage_bytes;
       q.fixed_smem_bytes = v.d.fixed_smem;
       q.threads_per_cta = v.d.threads;
-      q.demand_bytes_per_second_per_sm = demand > 0 ? demand : porter::demand_from_flops(v.d.stage_bytes, flops_per_stage, 51e12 / 132);
+      q.demand_bytes_per_second_per_sm = demand > 0 ? demand : porter::demand_from_flops(v.d.stage_bytes, flops_per_stage, tflops * 1e12 / 132);
       const auto p = porter::plan_stages(h, q);
       o << "  " << w << " " << v.d.path << ": S=" << p.stages << "  (" << p.reason << ")\n";
     }
@@ -101,6 +102,7 @@ std::string planner_example(const pb::registry& r) {
   plan("stencil2d-r2", r.stencil[2], pb::default_stages_stencil, read_per_sm, 0);
   plan("sgemm       ", r.sgemm, pb::default_stages_sgemm, 0, pb::sgemm_shape::flops_per_stage);
   plan("smallgemm   ", r.smallgemm, pb::default_stages_smallgemm, 0, pb::smallgemm_shape::flops_per_stage);
+  plan("bf16gemm    ", r.bf16gemm, pb::default_stages_bf16gemm, 0, pb::bf16gemm_shape::flops_per_stage, 737);
   return o.str();
 }
 
@@ -171,6 +173,7 @@ int main(int argc, char** argv) {
   cx.opt = opt;
   pb::register_default_kernels(cx.reg);
   pb::register_sweep_kernels(cx.reg);
+  pb::register_bf16gemm_kernels(cx.reg);
   pb::register_manual_kernels(cx.reg);
   pb::register_manual_tma_kernels(cx.reg);
   pb::register_cuda_pipeline_kernels(cx.reg);
@@ -234,6 +237,11 @@ int main(int argc, char** argv) {
       if (opt.wants("smallgemm")) {
         if (cx.latency_ns <= 0) pb::measure_latency(cx);
         pb::run_smallgemm(cx, pb::smallgemm_shape::size, opt.sweep);
+      }
+      if (opt.wants("bf16gemm")) {
+        if (cx.latency_ns <= 0) pb::measure_latency(cx);
+        pb::run_bf16gemm(cx, 4096, opt.sweep && !opt.quick);
+        pb::run_bf16gemm(cx, 8192, opt.sweep);
       }
       if (opt.wants("copy2d")) pb::run_copy2d(cx);
       if (opt.wants("transpose")) pb::run_transpose(cx);

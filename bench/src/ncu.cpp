@@ -252,6 +252,19 @@ int ncu_child(context& cx) {
     for (const auto& v : cx.reg.smallgemm)
       if (wanted(v.d, default_stages_smallgemm)) launch_once(label_of(label, v.d), v.d, [&](int g) { return v.bind(p, g); });
   }
+  if (cx.opt.wants("bf16gemm")) {
+    // 4096^3 from the same buffers, refilled with bf16: A and B 32 MiB each, C 64 MiB.
+    const int s = 4096;
+    const std::size_t e = std::size_t(s) * s;
+    __nv_bfloat16* ab = reinterpret_cast<__nv_bfloat16*>(x);
+    fill_uniform_bf16(ab, (long long)(2 * e), 3, -1.f, 1.f, cx.stream);
+    cudaStreamSynchronize(cx.stream);
+    const bf16gemm_problem p{ab, ab + e, y, s, s, s};
+    for (const auto& v : cx.reg.bf16gemm)
+      if (wanted(v.d, default_stages_bf16gemm)) launch_once(label_of("bf16gemm 4096^3", v.d), v.d, [&](int g) { return v.bind(p, g); });
+    fill_uniform(x, n, 1, -1.f, 1.f, cx.stream);  // the fp32 data the workloads after this one read
+    cudaStreamSynchronize(cx.stream);
+  }
   if (cx.opt.wants("copy2d")) {
     const grid2d_problem p{x, y, copy2d_shape::size, copy2d_shape::size};
     for (const auto& v : cx.reg.copy2d)

@@ -5,6 +5,7 @@
 // `bind`, which prepares the arguments for one problem (tiled sources, tensor maps) and returns the
 // launch. Kernel TUs fill the registries below; the driver (plain C++) never sees a kernel body.
 #pragma once
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -62,6 +63,15 @@ struct smallgemm_problem {
   int m, n, k;
 };
 
+/// bf16gemm: C = A * B^T ("TN"): A is M x K and B is N x K, both bf16 row-major (K contiguous);
+/// C is M x N fp32 row-major.
+struct bf16gemm_problem {
+  const __nv_bfloat16* a;  ///< M x K, row-major
+  const __nv_bfloat16* b;  ///< N x K, row-major
+  float* c;                ///< M x N, row-major
+  int m, n, k;
+};
+
 /// copy2d: y = x over an h x w row-major grid; transpose: y (w x h) = x (h x w)^T.
 struct grid2d_problem {
   const float* x;
@@ -116,6 +126,7 @@ struct registry {
   std::vector<variant<stencil_problem>> stencil[3];  // [radius]; 1 and 2 used
   std::vector<variant<sgemm_problem>> sgemm;
   std::vector<variant<smallgemm_problem>> smallgemm;
+  std::vector<variant<bf16gemm_problem>> bf16gemm;
   std::vector<variant<grid2d_problem>> copy2d;
   std::vector<variant<grid2d_problem>> transpose;
   std::vector<port_pair> ports;
@@ -132,6 +143,7 @@ struct registry {
 // Filled by the kernel translation units (each compiled for its own list of targets).
 void register_default_kernels(registry& r);  ///< porter kernels at the default stage counts (all targets)
 void register_sweep_kernels(registry& r);    ///< porter kernels at the other stage counts 1..8
+void register_bf16gemm_kernels(registry& r); ///< the bf16 tensor-core GEMM at its default stages, every path and automatic (all targets)
 void register_manual_kernels(registry& r);   ///< hand-written cp.async pipelines, stages 1..8
 void register_manual_tma_kernels(registry& r);  ///< hand-written TMA pipelines, stages 1..8
 void register_cuda_pipeline_kernels(registry& r);  ///< smallgemm with cuda::pipeline, stages 1..8

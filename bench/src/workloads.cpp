@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "../baselines/cub_stream.hpp"
+#include "../baselines/cublas_bf16gemm.hpp"
 #include "../baselines/cublas_sgemm.hpp"
 #include "../kernels/shapes.hpp"
 #include "bench.hpp"
@@ -82,6 +83,7 @@ struct dbuf {
   dbuf(const dbuf&) = delete;
   dbuf& operator=(const dbuf&) = delete;
   float* f() const { return static_cast<float*>(p); }
+  __nv_bfloat16* bf16() const { return static_cast<__nv_bfloat16*>(p); }
 };
 
 std::string cc_str(int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); }
@@ -315,6 +317,19 @@ std::vector<mechanism_line> workload_mechanisms() {
     work.push_back({"smallgemm",
                     {{desc2(n, n, tile, bk), porter::tile_grid<2>({0, 0}, {tile, bk}, {n / tile, n / bk})},
                      {desc2(n, n, bk, tile), porter::tile_grid<2>({0, 0}, {bk, tile}, {n / bk, n / tile})}}});
+  }
+  {
+    using namespace bf16gemm_shape;
+    const int n = 8192;  // A[m][k] boxes at (tm * bm, kt * bk), B[n][k] boxes at (tn * bn, kt * bk), 128 B swizzle
+    auto bf = [&](int b0) {
+      porter::source_desc d = desc2(n, n, b0, bk);
+      d.elem_bytes = 2;
+      d.swizzle = 128;
+      return d;
+    };
+    work.push_back({"bf16gemm",
+                    {{bf(bm), porter::tile_grid<2>({0, 0}, {bm, bk}, {n / bm, n / bk})},
+                     {bf(bn), porter::tile_grid<2>({0, 0}, {bn, bk}, {n / bn, n / bk})}}});
   }
   std::vector<mechanism_line> out;
   for (const auto& [name, sources] : work) {
@@ -690,6 +705,155 @@ void run_smallgemm(context& cx, int size, bool sweep) {
                verify, false);
   if (sweep)
     run_variants(cx, cx.reg.smallgemm, [](const kernel_desc& d) { return !is_default(d, default_stages_smallgemm); }, base, sets,
+                 poison, verify, true);
+  compare_checksums(cx, base.workload, base.size);
+  for (auto& r : cx.rep.rows)
+    if (r.workload == base.workload && r.size == base.size && r.ok()) r.ratio = cublas_rate > 0 ? r.rate / cublas_rate : 0;
+}
+
+// ---- bf16gemm --------------------------------------------------------------------------------------------
+
+namespace {
+/// CPU double-precision check of `samples` entries of C = A B^T (A M x K and B N x K, bf16 row-major;
+/// C fp32 M x N), the four corners of C first, then entry s at row (1103515245 (s+1) + 12345) mod m,
+/// column 2654435761 (s+7) mod n. Passes when max |C - C_fp64| / sum_q |a_iq b_jq| <= 1e-5.
+/// Why 1e-5: a product of two bf16 (8 significant bits each) is exact in fp32, so the only error is
+/// the fp32 accumulation: at most 2^-23 of the running sum per addition (2^-24 rounding; 2^-23 if the
+/// tensor core's adders truncate), over K/16 mma accumulations plus the 16 terms inside one. With
+/// zero-mean inputs (uniform [-1, 1]: E|ab| = 1/4, rms(ab) = 1/3) the running sum stays within a few
+/// sqrt(K) / 3 while sum |a b| is K / 4, so even errors that all point the same way stay near
+/// (K/16 + 16) 2^-23 x 3 x (4/3) / sqrt(K) ~ 3e-6 at K = 8192 (3x under the bound; 1e-7 typical);
+/// a wrong fragment, a missed K-tile or a stale stage is O(1e-2) or worse.
+verdict spot_check_bf16gemm(const __nv_bfloat16* a, const __nv_bfloat16* b, const float* c, int m, int n, int k, int samples) {
+  std::vector<__nv_bfloat16> arow(k), brow(k);
+  double worst = 0;
+  for (int s = 0; s < samples; ++s) {
+    int i = int((1103515245u * unsigned(s + 1) + 12345u) % unsigned(m));
+    int j = int((2654435761u * unsigned(s + 7)) % unsigned(n));
+    if (s < 4) {
+      i = s & 1 ? m - 1 : 0;
+      j = s & 2 ? n - 1 : 0;
+    }
+    check(cudaMemcpy(arow.data(), a + std::size_t(i) * k, std::size_t(k) * sizeof(__nv_bfloat16), cudaMemcpyDeviceToHost), "gather A");
+    check(cudaMemcpy(brow.data(), b + std::size_t(j) * k, std::size_t(k) * sizeof(__nv_bfloat16), cudaMemcpyDeviceToHost), "gather B");
+    float got = 0;
+    check(cudaMemcpy(&got, c + std::size_t(i) * n + j, sizeof(float), cudaMemcpyDeviceToHost), "read C");
+    double ref = 0, mag = 0;
+    for (int q = 0; q < k; ++q) {
+      const double p = double(__bfloat162float(arow[q])) * double(__bfloat162float(brow[q]));
+      ref += p;
+      mag += std::fabs(p);
+    }
+    const double e = std::fabs(double(got) - ref) / (mag > 0 ? mag : 1);
+    if (!(e <= worst)) worst = std::isfinite(e) ? e : INFINITY;
+  }
+  verdict v;
+  v.ok = worst <= 1e-5;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%d entries (corners first) vs CPU fp64: max |err| / sum|a*b| = %.2g", samples, worst);
+  v.what = buf;
+  return v;
+}
+}  // namespace
+
+void run_bf16gemm(context& cx, int size, bool sweep) {
+  const int m = size, n = size, k = size;
+  const std::size_t elems = std::size_t(size) * size;
+  const std::size_t ab_bytes = elems * sizeof(__nv_bfloat16), c_bytes = elems * sizeof(float);
+  // Buffer sets rotated between timed runs so that the working set is at least 4x the L2 (at most 4).
+  const std::size_t set_bytes = 2 * ab_bytes + c_bytes;
+  int nsets = int(std::max<std::size_t>(1, (4 * cx.caps.l2_bytes + set_bytes - 1) / set_bytes));
+  nsets = std::min(nsets, 4);
+  // Fresh random inputs: a new seed every run, printed in the cuBLAS row's check.
+  std::random_device rd;
+  const std::uint64_t seed = (std::uint64_t(rd()) << 32) ^ rd();
+  std::vector<std::unique_ptr<dbuf>> bufs;
+  std::vector<bf16gemm_problem> sets;
+  for (int s = 0; s < nsets; ++s) {
+    bufs.push_back(std::make_unique<dbuf>(ab_bytes));
+    bufs.push_back(std::make_unique<dbuf>(ab_bytes));
+    bufs.push_back(std::make_unique<dbuf>(c_bytes));
+    __nv_bfloat16* am = bufs[bufs.size() - 3]->bf16();
+    __nv_bfloat16* bm = bufs[bufs.size() - 2]->bf16();
+    fill_uniform_bf16(am, (long long)elems, seed + 2 * std::uint64_t(s), -1.f, 1.f, cx.stream);
+    fill_uniform_bf16(bm, (long long)elems, seed + 2 * std::uint64_t(s) + 1, -1.f, 1.f, cx.stream);
+    sets.push_back({am, bm, bufs.back()->f(), m, n, k});
+  }
+  dbuf cref(c_bytes);
+  check(cudaStreamSynchronize(cx.stream), "fill");
+
+  row base;
+  base.workload = "bf16gemm";
+  cx.tiles_of["bf16gemm"] = {static_cast<long long>((m + bf16gemm_shape::bm - 1) / bf16gemm_shape::bm) *
+                                 ((n + bf16gemm_shape::bn - 1) / bf16gemm_shape::bn),
+                             (k + bf16gemm_shape::bk - 1) / bf16gemm_shape::bk};
+  base.size = std::to_string(size) + "^3";
+  base.flops = 2.0 * double(m) * n * k;
+  base.bytes = 2.0 * (double(m) * k + double(n) * k) + 4.0 * double(m) * n;
+  base.unit = "TFLOP/s";
+  base.ceiling = "cuBLAS bf16";
+  if (nsets > 1) base.size += " x" + std::to_string(nsets);
+
+  // The ceiling and reference: cuBLAS bf16 (fp32 accumulation) into cref, itself checked on 16
+  // entries against fp64 on the CPU.
+  double cublas_rate = 0;
+  std::unique_ptr<cublas_bf16gemm> cb;
+  {
+    row r = base;
+    r.impl = "cublas";
+    r.kernel = "cublasGemmEx(bf16 x bf16 -> fp32, CUBLAS_COMPUTE_32F)";
+    try {
+      cb = std::make_unique<cublas_bf16gemm>();
+      bf16gemm_problem pref = sets[0];
+      pref.c = cref.f();
+      launcher lref = cb->bind(pref, cx.stream);
+      std::vector<launcher> ls;
+      for (const auto& p : sets) ls.push_back(cb->bind(p, cx.stream));
+      check(cudaMemsetAsync(cref.p, 0xff, c_bytes, cx.stream), "poison");
+      lref(cx.stream);
+      check(cudaStreamSynchronize(cx.stream), "cuBLAS reference");
+      verdict v = spot_check_bf16gemm(sets[0].a, sets[0].b, cref.f(), m, n, k, 16);
+      char seeds[80];
+      std::snprintf(seeds, sizeof seeds, "; inputs uniform [-1, 1] in bf16, seed %016llx", static_cast<unsigned long long>(seed));
+      r.check = v.what + seeds + " (" + cb->version() + ")";
+      if (std::none_of(cx.rep.meta.begin(), cx.rep.meta.end(), [](const auto& kv) { return kv.first == "cublas"; }))
+        cx.rep.meta.emplace_back("cublas", cb->version());
+      if (!v.ok) {
+        r.status = "FAILED: " + v.what;
+      } else {
+        check_and_time(cx, r, ls, [] {}, [&] { return verdict{true, r.check}; });
+        cublas_rate = r.ok() ? r.rate : 0;
+      }
+    } catch (const std::exception& e) {
+      r.status = std::string("FAILED: ") + e.what();
+    }
+    cx.rep.rows.push_back(r);
+  }
+  if (size == 8192) cx.cublas_bf16_tflops_8192 = cublas_rate;
+  if (size == 4096) cx.cublas_bf16_tflops_4096 = cublas_rate;
+
+  // Every porter row: all of C written (NaN poison gone), 32 entries against fp64 on the CPU,
+  // agreement with cuBLAS' C (relative Frobenius error < 1e-4: two fp32 accumulations in different
+  // orders differ by about sqrt(K/16) x 2^-24 ~ 1e-6 relative; 1e-4 still holds if every addition
+  // of both truncated the same way, (K/16) x 2^-23 = 6e-5 at K = 8192), and the checksum that
+  // compare_checksums holds every path, stage count and schedule to (same compute, same order).
+  auto poison = [&] { check(cudaMemsetAsync(sets[0].c, 0xff, c_bytes, cx.stream), "poison"); };
+  auto verify = [&]() {
+    const long long unwritten = count_nonfinite(sets[0].c, (long long)elems, cx.stream);
+    if (unwritten) return verdict{false, std::to_string(unwritten) + " entries of C not written (NaN poison left)"};
+    verdict v = spot_check_bf16gemm(sets[0].a, sets[0].b, sets[0].c, m, n, k, 32);
+    if (cublas_rate > 0) {
+      const double e = relative_frobenius_error(sets[0].c, cref.f(), (long long)elems, cx.stream);
+      v.ok = v.ok && e < 1e-4;
+      v.what += "; ||C - C_cublas|| / ||C_cublas|| = " + format_double(e * 1e6, 2) + "e-6";
+    }
+    v.what += "; checksum " + hex64(checksum(sets[0].c, (long long)elems, cx.stream));
+    return v;
+  };
+  run_variants(cx, cx.reg.bf16gemm, [](const kernel_desc& d) { return is_default(d, default_stages_bf16gemm); }, base, sets, poison,
+               verify, false);
+  if (sweep)
+    run_variants(cx, cx.reg.bf16gemm, [](const kernel_desc& d) { return !is_default(d, default_stages_bf16gemm); }, base, sets,
                  poison, verify, true);
   compare_checksums(cx, base.workload, base.size);
   for (auto& r : cx.rep.rows)

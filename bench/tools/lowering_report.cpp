@@ -48,6 +48,8 @@ const family k_families[] = {
     {"ld.global.v4", "ld.global", nullptr},  // refined below: only .v4
     {"st.shared.v4", "st.shared.v4", nullptr},
     {"ld.shared.v4", "ld.shared.v4", nullptr},
+    {"ldmatrix", "ldmatrix.sync", nullptr},
+    {"mma.sync", "mma.sync", nullptr},
     {"trap", "trap;", nullptr},
 };
 constexpr int k_nfam = sizeof(k_families) / sizeof(k_families[0]);
@@ -232,7 +234,9 @@ int main(int argc, char** argv) {
     << "Instruction counts are static counts in each kernel's PTX (with the device functions it calls):\n"
     << "  bulk.tensor = cp.async.bulk.tensor (TMA 2D-5D), bulk = cp.async.bulk (TMA 1D), cp.async.cg/.ca (Ampere),\n"
     << "  commit/wait_group = cp.async groups, mbarrier = mbarrier.* (init/arrive/expect_tx/try_wait),\n"
-    << "  bar.sync = CTA barriers, ld.global.v4 / st.shared.v4 / ld.shared.v4 = 16-byte accesses, trap = wrong-target stubs.\n";
+    << "  bar.sync = CTA barriers, ld.global.v4 / st.shared.v4 / ld.shared.v4 = 16-byte accesses,\n"
+    << "  ldmatrix = warp fragment loads (porter::load_fragments), mma.sync = warp-level MMA (bf16gemm's consumer),\n"
+    << "  trap = wrong-target stubs.\n";
   for (const auto& arch : archs) {
     o << "\n== " << arch << " ==\n";
     o << pad("kernel", 34) << pad("regs", 5, true) << pad("spill", 10, true) << pad("stack", 6, true) << pad("smem", 6, true) << " |";
@@ -264,7 +268,8 @@ int main(int argc, char** argv) {
   o << "\nReading it: on sm_90 the tma kernels hold bulk.tensor (2D) or bulk (1D) copies and mbarrier waits, the\n"
     << "cp_async kernels cp.async.cg with commit/wait_group, the staged kernels plain 16-byte loads and bar.sync;\n"
     << "on targets without an instruction the path's kernel is a trap stub there, and porter::launch refuses it\n"
-    << "on the host before it could run.\n";
+    << "on the host before it could run. pb_bf16gemm has the same ldmatrix and mma.sync counts on every path from\n"
+    << "sm_80 (one compute, three data paths); on sm_75 its mma.sync is a trap stub and porter-bench refuses its rows.\n";
 
   std::ofstream(argv[2]) << o.str();
   std::ofstream cpp(argv[3]);

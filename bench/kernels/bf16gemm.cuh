@@ -1,0 +1,174 @@
+// bench/kernels/bf16gemm.cuh — the bf16 tensor-core GEMM written ONCE with porter: C (fp32, M x N,
+// row-major) = A (bf16, M x K, row-major) * B^T, B bf16 N x K row-major ("TN": both operands K-major).
+//
+// The data path is the template parameter (porter::path::tma, cp_async, staged): each stage's A and B
+// tiles land 128 B-swizzled through porter's pipeline, warps read them with porter::load_fragments
+// (ldmatrix) and multiply with mma.sync (kernels/mma_consumer.cuh). The compute is the same code on
+// every path, in the same order, so every path gives bit-identical C.
+// What is NOT here: __CUDA_ARCH__, inline PTX, vendor #if (docs/design.md, invariant 8).
+#pragma once
+#include <porter/porter.hpp>
+
+#include "mma_consumer.cuh"
+#include "shapes.hpp"
+
+namespace pb {
+
+/// This warp's 64 x 64 tile inside the 128 x 256 CTA tile (bf16gemm_shape: warps 2 (M) x 4 (N)).
+struct bf16gemm_warp {
+  int m0, n0;  ///< first row (M) and column (N) of the warp tile, relative to the CTA tile
+  __device__ __forceinline__ bf16gemm_warp() {
+    using namespace bf16gemm_shape;
+    const int warp = int(threadIdx.x) / 32;
+    m0 = (warp / warps_n) * wm;
+    n0 = (warp % warps_n) * wn;
+  }
+};
+
+/// One k-step's operands of a warp: A of its 4 m16 tiles (fragment<4> each: a0..a3), B of its 8 n8
+/// tiles as 4 pairs (one load_fragments<16, 16> each; b_fragment(b[j / 2], j % 2) is tile j).
+/// 32 registers.
+struct bf16gemm_frags {
+  porter::fragment<4> a[bf16gemm_shape::mt];
+  porter::fragment<4> b[bf16gemm_shape::nt / 2];
+};
+
+/// Load k-step `kk` (columns 16 kk .. 16 kk + 15 of the stage's K-tile) of this warp's operands
+/// from the landed A tile `ta` ([m][k], 128 x 64) and B tile `tb` ([n][k], 256 x 64): 8 ldmatrix.x4
+/// through the tiles' 128 B swizzle, conflict-free. Warp-collective.
+template <class ATile, class BTile>
+__device__ __forceinline__ void bf16gemm_load(bf16gemm_frags& f, ATile ta, BTile tb, const bf16gemm_warp& w, int kk) {
+  using namespace bf16gemm_shape;
+#pragma unroll
+  for (int i = 0; i < mt; ++i) f.a[i] = porter::load_fragments<16, 16>(ta, w.m0 + 16 * i, 16 * kk);
+#pragma unroll
+  for (int j = 0; j < nt / 2; ++j) f.b[j] = porter::load_fragments<16, 16>(tb, w.n0 + 16 * j, 16 * kk);
+}
+
+/// acc[i][j] += A_i * B_j for one k-step: 32 mma.m16n8k16, in one fixed order (every path, every
+/// stage count: bit-identical C).
+__device__ __forceinline__ void bf16gemm_mma(float (&acc)[bf16gemm_shape::mt][bf16gemm_shape::nt][4], const bf16gemm_frags& f) {
+  using namespace bf16gemm_shape;
+#pragma unroll
+  for (int i = 0; i < mt; ++i)
+#pragma unroll
+    for (int j = 0; j < nt; ++j) mma_m16n8k16_bf16(acc[i][j], f.a[i], b_fragment(f.b[j / 2], j % 2));
+}
+
+/// Store this warp's accumulators (the mma C layout: lane l holds rows g, g + 8 and columns 2t, 2t + 1
+/// of each 16 x 8 tile, g = l / 4, t = l % 4) to C (row-major, ldc = n) for the CTA tile at (m0, n0).
+/// Entries outside C are skipped; 8-byte stores where both columns are inside and n is even (each
+/// warp store then fills 8 whole 32-byte sectors).
+__device__ __forceinline__ void bf16gemm_store(const float (&acc)[bf16gemm_shape::mt][bf16gemm_shape::nt][4], float* __restrict__ c,
+                                               int m0, int n0, int m, int n, const bf16gemm_warp& w) {
+  using namespace bf16gemm_shape;
+  const int lane = int(threadIdx.x) % 32, g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int i = 0; i < mt; ++i)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = m0 + w.m0 + 16 * i + g + 8 * h;
+      if (row >= m) continue;
+      float* crow = c + static_cast<long long>(row) * n;
+#pragma unroll
+      for (int j = 0; j < nt; ++j) {
+        const int col = n0 + w.n0 + 8 * j + 2 * t;
+        const float v0 = acc[i][j][2 * h], v1 = acc[i][j][2 * h + 1];
+        if (col + 1 < n && n % 2 == 0) {
+          *reinterpret_cast<float2*>(crow + col) = make_float2(v0, v1);
+        } else {
+          if (col < n) crow[col] = v0;
+          if (col + 1 < n) crow[col + 1] = v1;
+        }
+      }
+    }
+}
+
+/// bf16gemm: C = A * B^T (see the file comment) over this CTA's output tiles of `sched` (tile t is
+/// the 128 x 256 block at rows (t / tiles_n) * 128, columns (t % tiles_n) * 256). One pipeline step
+/// = the A and B boxes of one K-tile of 64 (two buffers per stage, 48 KiB); steps run continuously
+/// across the CTA's tiles, so the next tile's copies overlap this tile's epilogue. Elements outside
+/// A or B land as zero, so any M, N, K works (a path's host rules may refuse a layout: porter::launch).
+///
+/// The loop is the multistage one of pb_sgemm (S-1 steps in flight, the refill right after the wait,
+/// one issue site), with register double buffering of the fragments: k-step kk + 1 is loaded before
+/// the MMAs of k-step kk, and the last k-step of a stage is multiplied after the next stage's wait,
+/// behind that stage's first fragment loads (its registers were loaded before the release), so the
+/// ldmatrix latency after each step's CTA barrier hides behind 32 MMAs.
+template <class Path, int Stages>
+__global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
+    pb_bf16gemm(const __grid_constant__ porter::tiled_source<bf16gemm_shape::a_box> a,
+                const __grid_constant__ porter::tiled_source<bf16gemm_shape::b_box> b, float* __restrict__ c, int m, int n, int k,
+                porter::tile_schedule sched) {
+  using namespace bf16gemm_shape;
+  static_assert(ksteps % 2 == 0, "the fragment double buffer ends a stage in buffer 1 (an even number of k-steps)");
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, Stages, a_box, b_box> pipe(smem);
+  const int tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
+  const int steps = sched.count() * ktiles;
+  const bf16gemm_warp w;
+  float acc[mt][nt][4];
+#pragma unroll
+  for (int i = 0; i < mt; ++i)
+#pragma unroll
+    for (int j = 0; j < nt; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+  bf16gemm_frags f[2];
+  auto tile_origin = [&](int tl, int& m0, int& n0) {
+    const int t = int(sched.tile(tl));
+    const int tm = t / tiles_n;
+    m0 = tm * bm;
+    n0 = (t - tm * tiles_n) * bn;
+  };
+  constexpr int ahead = Stages > 1 ? Stages - 1 : 1;
+  int issued = 0;
+  auto issue = [&] {
+    auto slot = pipe.producer_acquire();
+    const int tl = issued / ktiles, kt = issued - tl * ktiles;
+    int m0, n0;
+    tile_origin(tl, m0, n0);
+    porter::async_copy(porter::buffer<0>(slot), a, porter::coord<2>{m0, kt * bk});
+    porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{n0, kt * bk});
+    pipe.producer_commit(slot);
+    ++issued;
+  };
+  for (int i = 0; i < steps; ++i) {
+    // Iteration 0 fills the ring (Stages-1 steps; Stages = 1: the step itself).
+    while (issued < steps && issued < i + (i == 0 || Stages == 1 ? ahead : 0)) issue();
+    auto ready = pipe.consumer_wait();
+    if (Stages > 1 && issued < steps) issue();
+    const auto ta = ready.template tile<0>();
+    const auto tb = ready.template tile<1>();
+    bf16gemm_load(f[0], ta, tb, w, 0);
+    if (i > 0) {
+      bf16gemm_mma(acc, f[1]);  // the last k-step of step i-1
+      const int tl = (i - 1) / ktiles;
+      if ((i - 1) - tl * ktiles == ktiles - 1) {
+        int m0, n0;
+        tile_origin(tl, m0, n0);
+        bf16gemm_store(acc, c, m0, n0, m, n, w);
+#pragma unroll
+        for (int x = 0; x < mt; ++x)
+#pragma unroll
+          for (int y = 0; y < nt; ++y)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[x][y][e] = 0.f;
+      }
+    }
+#pragma unroll
+    for (int kk = 0; kk + 1 < ksteps; ++kk) {
+      bf16gemm_load(f[(kk + 1) & 1], ta, tb, w, kk + 1);
+      bf16gemm_mma(acc, f[kk & 1]);
+    }
+    pipe.consumer_release(ready);
+  }
+  if (steps > 0) {
+    bf16gemm_mma(acc, f[1]);  // the last k-step of the last step, which ends the CTA's last tile
+    int m0, n0;
+    tile_origin(sched.count() - 1, m0, n0);
+    bf16gemm_store(acc, c, m0, n0, m, n, w);
+  }
+}
+
+}  // namespace pb
