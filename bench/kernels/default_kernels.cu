@@ -17,6 +17,7 @@ struct add_defaults {
       add_sgemm<Path, default_stages_sgemm>(reg, m);
       add_smallgemm<Path, default_stages_smallgemm>(reg, m);
     });
+    add_sgemm_nested<Path, default_stages_sgemm>(reg);
     add_copy2d<Path, default_stages_copy2d>(reg, sched_mode::planned);
     add_transpose<Path, default_stages_transpose, porter::swizzle::b128>(reg);
     add_transpose<Path, default_stages_transpose, porter::swizzle::none>(reg);

@@ -152,6 +152,56 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
   }
 }
 
+/// sgemm as pb_sgemm, with the consumer's loop NESTED per output tile (impl "porter-nested"): the
+/// K-loop holds only wait, refill, multiply and release, and the accumulator reset and the store
+/// sit outside it, as in CUTLASS's mainloops; the producer side is the same continuous stream of
+/// steps (S-1 ahead, the refill right after the wait), so copies still run across tiles. The same
+/// FMAs in the same order as pb_sgemm: the same bits. This row measures what the loop shape costs
+/// (the CuTe "before" of the ports workload, nested, ran 1.38x pb_sgemm on the H200).
+template <class Path, int Stages>
+__global__ void __launch_bounds__(sgemm_shape::threads, 2)
+    pb_sgemm_nested(const __grid_constant__ porter::tiled_source<sgemm_shape::a_box> at,
+                    const __grid_constant__ porter::tiled_source<sgemm_shape::b_box> bsrc, float* __restrict__ c, int m, int n,
+                    int k, porter::tile_schedule sched) {
+  using namespace sgemm_shape;
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, Stages, a_box, b_box> pipe(smem);
+  const int tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
+  const int tiles = int(sched.count()), steps = tiles * ktiles;
+  const sgemm_thread th;
+  float acc[8][8];
+  int issued = 0;
+  auto issue = [&] {
+    auto slot = pipe.producer_acquire();
+    const int tl = issued / ktiles, kt = issued - tl * ktiles;
+    const int t = int(sched.tile(tl));
+    const int tm = t / tiles_n, tn = t - tm * tiles_n;
+    porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{kt * bk, tm * bm});
+    porter::async_copy(porter::buffer<1>(slot), bsrc, porter::coord<2>{kt * bk, tn * bn});
+    pipe.producer_commit(slot);
+    ++issued;
+  };
+  if constexpr (Stages > 1)
+    while (issued < steps && issued < Stages - 1) issue();
+  for (int tl = 0; tl < tiles; ++tl) {
+#pragma unroll
+    for (int r = 0; r < 8; ++r)
+#pragma unroll
+      for (int q = 0; q < 8; ++q) acc[r][q] = 0.f;
+    for (int kt = 0; kt < ktiles; ++kt) {
+      if constexpr (Stages == 1) issue();
+      auto ready = pipe.consumer_wait();
+      if constexpr (Stages > 1)
+        if (issued < steps) issue();
+      sgemm_mma(acc, ready.template tile<0>().data(), ready.template tile<1>().data(), th);
+      pipe.consumer_release(ready);
+    }
+    const int t = int(sched.tile(tl));
+    const int tm = t / tiles_n, tn = t - tm * tiles_n;
+    sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
+  }
+}
+
 /// smallgemm: C[m][n] = sum_k A[m][k] * B[k][n], all row-major, with the CUDA sample
 /// globalToShmemAsyncCopy's tiling: a 16 x 16 output tile per CTA of 256 threads, one C element per
 /// thread, K-step 16. Each pipeline step brings two 1 KiB boxes (buffer 0: A[m0:+16][k0:+16],

@@ -117,6 +117,28 @@ void add_sgemm(registry& r, sched_mode m) {
                      }});
 }
 
+/// pb_sgemm_nested (the consumer loop nested per tile) on the planned schedule: impl "porter-nested".
+template <class Path, int S>
+void add_sgemm_nested(registry& r) {
+  using namespace sgemm_shape;
+  using Pipe = porter::pipeline<Path, S, a_box, b_box>;
+  auto* k = &pb_sgemm_nested<Path, S>;
+  kernel_desc d = porter_desc<Path, Pipe>(threads, reinterpret_cast<const void*>(k), "pb_sgemm_nested", sched_mode::planned);
+  d.impl = "porter-nested";
+  r.sgemm.push_back({d, [k](const sgemm_problem& p, int grid) -> launcher {
+                       const std::int64_t ea[2] = {p.k, p.m}, eb[2] = {p.k, p.n};
+                       auto sa = porter::make_tiled_source<a_box>(p.at, ea);
+                       auto sb = porter::make_tiled_source<b_box>(p.b, eb);
+                       const long long tiles = static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+                       const porter::tile_schedule sc =
+                           schedule_for(sched_mode::planned, tiles, grid, Pipe::ring::stage_bytes, S, (p.k + bk - 1) / bk);
+                       return [=](cudaStream_t s) {
+                         porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(threads), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n,
+                                              p.k, sc);
+                       };
+                     }});
+}
+
 template <class Path, int S>
 void add_copy2d(registry& r, sched_mode m) {
   using B = copy2d_shape::box;
