@@ -422,9 +422,9 @@ TEST(LoweringRoles, EveryPathCompletesOnFullAndEmptyMbarriersWithoutCtaBarriers)
     }
 }
 
-TEST(LoweringRoles, TmaFullIsArmedByOneProducerThreadAndFallbacksSyncOnlyTheProducers) {
+TEST(LoweringRoles, TmaFullCountsTheProducerThreadsAndFallbacksSyncOnlyTheProducers) {
   const auto k = code(90, "tma", "roles2d");
-  EXPECT_EQ(sorted_init_counts(k), (std::vector<long>{1, 1, 1, 4, 4, 4})) << "FULL: 1 arrival; EMPTY: 4 consumer warps";
+  EXPECT_EQ(sorted_init_counts(k), (std::vector<long>{4, 4, 4, 32, 32, 32})) << "FULL: 32 producer threads; EMPTY: 4 consumer warps";
   EXPECT_TRUE(has(k, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"));
   EXPECT_TRUE(has(k, "mbarrier.expect_tx"));
   // The run-time column keeps the thread-load fallback live: its barrier is named barrier 1 over the

@@ -2,19 +2,27 @@
 // consumer roles (porter::role_pipeline, porter/roles.hpp; Hopper, sm_90+).
 //
 // PROTOCOL (each operation called by every thread of ONE role, in the same order):
-//   header    FULL[s] with arrival count 1, EMPTY[s] with one arrival per consumer warp
-//             (porter/ptx/role_ring.hpp), initialised by thread 0 before the roles begin.
+//   header    FULL[s] with one arrival per producer thread, EMPTY[s] with one arrival per consumer
+//             warp (porter/ptx/role_ring.hpp), initialised by thread 0 before the roles begin.
 //   acquire   (producers) wait for EMPTY's phase of the previous pass (nothing on pass 0).
 //   copy      (producers) producer thread 0 raises FULL's transaction bytes and issues
 //             cp.async.bulk(.tensor) completing on FULL (porter/tma/copy.hpp). The thread-load
 //             fallbacks run on the producer threads and end with fence.proxy.async and the producers'
 //             named barrier (not a CTA barrier: the consumers are elsewhere).
-//   commit    (producers) producer thread 0 arrives on FULL, once.
+//   commit    (producers) every producer thread arrives on FULL (release): thread 0 after its
+//             expect_tx, so the phase waits for the bytes too. Why not one arrival, as the
+//             CTA-collective tma protocol has: producer threads may have stored bytes of the stage
+//             themselves (thread-load fallbacks, or a kernel's own writes before the copy); their
+//             own release arrival publishes them to the consumers directly. (Measured: with one
+//             arrival from thread 0 after the producers' named barrier, compute-sanitizer racecheck
+//             reports those stores as RAW hazards against the consumers' reads, 382,188 on the device
+//             matrix; with one arrival per producer thread, none.)
 //   wait      (consumers) every consumer thread waits for FULL's phase of this pass.
 //   release   (consumers) __syncwarp, then lane 0 of each consumer warp arrives on EMPTY: the
 //             EMPTY side is aggregated per warp (consumer_warps arrivals per phase, not threads).
-// So a stage costs: one expect_tx per copy and one arrive (producer thread 0), one EMPTY wait per
-// producer thread, one FULL wait per consumer thread, one arrival per consumer warp. No CTA barrier.
+// So a stage costs: one expect_tx per copy (producer thread 0), one arrival per producer thread,
+// one EMPTY wait per producer thread, one FULL wait per consumer thread, one arrival per consumer
+// warp. No CTA barrier.
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier), 9.7.9.25.4/5 (bulk copies); CUTLASS sm90_pipeline.hpp
 // (PipelineTmaAsync: the producer arms FULL with expect_tx, consumers release EMPTY).
 #pragma once
@@ -43,7 +51,7 @@ class tma_role_protocol {
   PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned /*nthreads*/) {
     if constexpr (arch::device_pass && !arch::has_tma)
       detail::trap("path tma was compiled for a target without TMA (needs sm_90); porter::launch refuses this on the host");
-    ring_.init(header, thread, 1);
+    ring_.init(header, thread, Roles::producer_threads);
     rank_ = thread < Roles::producer_threads ? thread : thread - Roles::producer_threads;
   }
   /// Producers: make stage `stage` of pass `pass` writable.
@@ -61,10 +69,8 @@ class tma_role_protocol {
   PORTER_DEVICE PORTER_FORCEINLINE void copy_bytes(unsigned stage, void* dst, const void* src, std::size_t bytes) {
     tma_copy::copy_bytes(dst, src, bytes, ctx(stage));
   }
-  /// Producers: producer thread 0's one arrival on FULL.
-  PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) {
-    if (rank_ == 0) ptx::mbarrier_arrive(ring_.full + stage);
-  }
+  /// Producers: this thread's arrival on FULL (thread 0's after its expect_tx and copies).
+  PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) { ptx::mbarrier_arrive(ring_.full + stage); }
   /// Begin this thread's role (register budgets of Roles, where asked and available).
   PORTER_DEVICE PORTER_FORCEINLINE void enter_role(bool producer) { ring_type::template enter_role<Roles>(producer); }
   /// Barrier among the threads of this thread's role.
