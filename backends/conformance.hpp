@@ -38,7 +38,8 @@
 //       template <int N> static void store_wait_write(const detail::copy_context& ctx)
 //   * has static void after_generic_writes() (a consumer wrote into a landed stage; porter::stage_written)
 //   * (CUDA builds) has `template <class Ring, class Roles> role_protocol` (porter::role_pipeline), with
-//     the protocol's operations plus void enter_role(bool producer) and void sync_role(bool producer)
+//     the protocol's operations plus commit_written(stage, pass), void enter_role(bool producer) and
+//     void sync_role(bool producer)
 // A mismatch (say `void*` where the reference has `const void*`, a missing `static`, an added
 // `noexcept`, a protocol without `release`) fails with a sentence naming the operation; the
 // compiler's instantiation note names the lowering.
@@ -179,6 +180,8 @@ template <class P, class = void> struct enter_role_of { using type = void; };
 template <class P> struct enter_role_of<P, std::void_t<decltype(&P::enter_role)>> { using type = decltype(&P::enter_role); };
 template <class P, class = void> struct sync_role_of { using type = void; };
 template <class P> struct sync_role_of<P, std::void_t<decltype(&P::sync_role)>> { using type = decltype(&P::sync_role); };
+template <class P, class = void> struct commit_written_of { using type = void; };
+template <class P> struct commit_written_of<P, std::void_t<decltype(&P::commit_written)>> { using type = decltype(&P::commit_written); };
 template <class L, class Ring, class Roles, class = void> struct role_protocol_of { using type = void; };
 template <class L, class Ring, class Roles>
 struct role_protocol_of<L, Ring, Roles, std::void_t<typename L::template role_protocol<Ring, Roles>>> {
@@ -208,7 +211,8 @@ constexpr bool role_protocol_matches() {
     return false;
   } else {
     return protocol_type_matches<P, Ring>() && std::is_same_v<typename enter_role_of<P>::type, member_role<P>> &&
-           std::is_same_v<typename sync_role_of<P>::type, member_role<P>>;
+           std::is_same_v<typename sync_role_of<P>::type, member_role<P>> &&
+           std::is_same_v<typename commit_written_of<P>::type, member_step<P>>;
   }
 }
 
@@ -283,8 +287,8 @@ constexpr bool check_conformance() {
 #if !PORTER_HIP  // the AMD flavour has no role protocol yet (porter/staged/role_protocol.hpp, AMD)
   static_assert(cd::role_protocol_matches_all<L>(),
                 "porter lowering conformance: template <class Ring, class Roles> role_protocol must have the protocol's "
-                "operations (init, acquire, copy_box, copy_bytes, commit, wait, release, stages) and enter_role(bool "
-                "producer), sync_role(bool producer) (porter/role_pipeline.hpp).");
+                "operations (init, acquire, copy_box, copy_bytes, commit, wait, release, stages), commit_written(unsigned "
+                "stage, unsigned pass), enter_role(bool producer) and sync_role(bool producer) (porter/role_pipeline.hpp).");
 #endif
   return true;
 }

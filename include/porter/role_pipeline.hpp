@@ -134,6 +134,22 @@ class role_pipeline {
     proto_.commit(slot.stage_, slot.phase_);
   }
 
+  /// Producers: as producer_commit, after the producer threads also wrote into the stage with
+  /// ordinary stores (porter::stage_written): the commit then publishes those stores to the
+  /// consumers too (on cp_async each producer thread waits for its own copies of the stage and
+  /// arrives with release semantics instead of through cp.async.mbarrier.arrive; tma and staged
+  /// arrivals already release). Stores that a TMA copy of the same stage may overwrite also need
+  /// fence.proxy.async and the producers' sync_role() before the copy is issued, as on porter::pipeline.
+  PORTER_DEVICE void producer_commit(producer_slot<role_pipeline>& slot, stage_written_t) {
+#if PORTER_DEBUG
+    if (!producer_) detail::trap("role_pipeline::producer_commit called by a consumer thread");
+    if (slot.stage_ != committed_ % Stages || slot.phase_ != committed_ / Stages)
+      detail::trap_stage("producer_commit out of order: the token is not the oldest uncommitted stage", slot.stage_, slot.phase_);
+    ++committed_;
+#endif
+    proto_.commit_written(slot.stage_, slot.phase_);
+  }
+
   /// Consumers: the oldest stage not yet waited for, landed.
   PORTER_DEVICE consumer_stage<role_pipeline> consumer_wait() {
 #if PORTER_DEBUG

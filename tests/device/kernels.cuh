@@ -148,7 +148,8 @@ __global__ void box_kernel(const __grid_constant__ porter::tiled_source<Box> src
 
 /// Boxes of a tiled source through a porter::role_pipeline: the producer warps of `Roles` issue
 /// every step's copy (prefilling the stage first when `prefill`: the producer threads write the
-/// pattern, fence it to the async proxy and meet at their own barrier before the copy), the
+/// pattern, fence it to the async proxy and meet at their own barrier before the copy, and commit
+/// with porter::stage_written, which publishes their stores to the consumers), the
 /// consumer warps store each landed stage to its destination slot, as box_kernel does. The CTA has
 /// Roles::threads threads; `ahead` is unused (the producers run as far ahead as the ring allows).
 template <class Path, class Roles, int S, class Box>
@@ -171,7 +172,8 @@ __global__ void role_box_kernel(const __grid_constant__ porter::tiled_source<Box
         pipe.sync_role();
       }
       porter::async_copy(slot, src, coords[first + i]);
-      pipe.producer_commit(slot);
+      if (prefill) pipe.producer_commit(slot, porter::stage_written);  // the pattern is the producers' own stores
+      else pipe.producer_commit(slot);
     }
   } else {
     const unsigned c = t - Roles::producer_threads;

@@ -78,6 +78,11 @@ class cp_async_role_protocol {
       ptx::cp_async_mbarrier_arrive_noinc(ring_.full + stage);
     }
   }
+  /// Producers: commit after this thread also wrote into the stage with ordinary stores.
+  PORTER_DEVICE PORTER_FORCEINLINE void commit_written(unsigned stage, unsigned pass) {
+    plain_stores_ = true;
+    commit(stage, pass);
+  }
   /// Begin this thread's role (register budgets of Roles, where asked and available).
   PORTER_DEVICE PORTER_FORCEINLINE void enter_role(bool producer) { ring_type::template enter_role<Roles>(producer); }
   /// Barrier among the threads of this thread's role.

@@ -71,6 +71,8 @@ class tma_role_protocol {
   }
   /// Producers: this thread's arrival on FULL (thread 0's after its expect_tx and copies).
   PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) { ptx::mbarrier_arrive(ring_.full + stage); }
+  /// Producers: commit after this thread also wrote into the stage with ordinary stores.
+  PORTER_DEVICE PORTER_FORCEINLINE void commit_written(unsigned stage, unsigned pass) { commit(stage, pass); }
   /// Begin this thread's role (register budgets of Roles, where asked and available).
   PORTER_DEVICE PORTER_FORCEINLINE void enter_role(bool producer) { ring_type::template enter_role<Roles>(producer); }
   /// Barrier among the threads of this thread's role.
