@@ -422,15 +422,15 @@ TEST(LoweringRoles, EveryPathCompletesOnFullAndEmptyMbarriersWithoutCtaBarriers)
     }
 }
 
-TEST(LoweringRoles, TmaFullCountsTheProducerThreadsAndFallbacksSyncOnlyTheProducers) {
+TEST(LoweringRoles, TmaFullCountsTheProducerThreadsAndFallbacksRunNoBarrier) {
   const auto k = code(90, "tma", "roles2d");
   EXPECT_EQ(sorted_init_counts(k), (std::vector<long>{4, 4, 4, 32, 32, 32})) << "FULL: 32 producer threads; EMPTY: 4 consumer warps";
   EXPECT_TRUE(has(k, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"));
   EXPECT_TRUE(has(k, "mbarrier.expect_tx"));
-  // The run-time column keeps the thread-load fallback live: its barrier is named barrier 1 over the
-  // producer threads, never the CTA barrier (the consumers are not there).
-  EXPECT_TRUE(has(k, "bar.sync 1,"));
+  // The run-time column keeps the thread-load fallback live: it fences for the async proxy and runs
+  // no barrier at all (each producer's own arrival publishes its stores; the consumers are not there).
   EXPECT_TRUE(has(k, "fence.proxy.async.shared::cta"));
+  EXPECT_TRUE(lacks(k, "bar.sync 1"));
   EXPECT_TRUE(lacks(k, "cp.async.cg"));
   EXPECT_TRUE(lacks(k, "cp.async.mbarrier.arrive"));
 }

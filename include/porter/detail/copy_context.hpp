@@ -14,9 +14,9 @@ struct copy_context {
   std::uint64_t* barrier; ///< the stage's completion mbarrier where the lowering has one (tma), else nullptr
   unsigned thread;       ///< index of this thread in the copying set, 0..nthreads-1
   unsigned nthreads;     ///< threads in the copying set (all of them take part)
-  /// The barrier that synchronises exactly the copying set: 0 = the CTA barrier (__syncthreads);
-  /// otherwise the producers' named barrier of a role pipeline (porter/role_pipeline.hpp) over
-  /// `nthreads` threads.
+  /// 0: the copying set is the CTA (a copy that must order its threads' stores runs the CTA
+  /// barrier); otherwise a role pipeline's producers (porter/role_pipeline.hpp), who each arrive on
+  /// the stage's barrier themselves, so no barrier among them is needed.
   unsigned sync_id = 0;
 };
 

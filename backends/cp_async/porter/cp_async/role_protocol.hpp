@@ -10,13 +10,13 @@
 //   commit    (producers) every producer thread makes ONE arrival on FULL:
 //             cp.async.mbarrier.arrive.noinc, counted when its cp.async copies have landed; or, in a
 //             stage where this thread also stored bytes itself (the below-4-byte fallback, which
-//             the protocol detects from the same alignment test the copy makes), cp.async.wait_all
-//             and a plain mbarrier.arrive (release: it publishes those stores and the landed
+//             the protocol detects from the same alignment test the copy makes), commit_group +
+//             wait_group 0 (= wait_all) and a plain mbarrier.arrive (release: it publishes those stores and the landed
 //             copies). One arrival per thread and phase keeps compute-sanitizer synccheck quiet: a
 //             thread arriving twice on one phase without waiting is reported as "missing wait".
 //   wait      (consumers) every consumer thread waits for FULL's phase of this pass (acquire).
 //   release   (consumers) __syncwarp, then lane 0 of each consumer warp arrives on EMPTY.
-// No cp.async group is committed, and no CTA barrier runs.
+// A cp.async group is committed only on that path, and no CTA barrier runs.
 // Source: PTX ISA 8.x 9.7.9.25.3.5 (cp.async.mbarrier.arrive), 9.7.13.15 (mbarrier); CUDA C++
 // Programming Guide, "Asynchronous Data Copies" (cuda::barrier with memcpy_async).
 #pragma once
@@ -71,6 +71,8 @@ class cp_async_role_protocol {
   /// Producers: this thread's copies of the stage are issued: its one arrival on FULL.
   PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) {
     if (plain_stores_) {
+      // wait_group counts committed groups only: commit this thread's copies first (= wait_all).
+      ptx::cp_async_commit_group();
       ptx::cp_async_wait_group<0>();
       ptx::mbarrier_arrive(ring_.full + stage);
       plain_stores_ = false;

@@ -23,9 +23,7 @@
 #include "porter/box.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/trap.hpp"
-#include "porter/ptx/barrier.hpp"
 #include "porter/ptx/bulk.hpp"
-#include "porter/ptx/role_ring.hpp"
 #include "porter/ptx/mbarrier.hpp"
 #include "porter/source.hpp"
 #include "porter/staged/copy.hpp"
@@ -135,11 +133,11 @@ struct tma_copy {
   //  * must be visible to the consumers, whom only the issuing thread's arrival on FULL releases
   //    (arrival count 1): a barrier of the copying set orders every thread's stores before that arrival.
   // Collective: the fallback is taken by all threads or none (it depends only on the arguments).
-  // The barrier is the copying set's: the CTA, or a role pipeline's producer threads (ctx.sync_id).
+  // In a role pipeline (ctx.sync_id != 0) no barrier: every producer thread arrives on FULL itself,
+  // with release semantics, which publishes its own stores (porter/tma/role_protocol.hpp).
   static PORTER_DEVICE PORTER_FORCEINLINE void after_thread_stores(const detail::copy_context& ctx) {
     ptx::fence_proxy_async_shared_cta();
     if (ctx.sync_id == 0) __syncthreads();
-    else ptx::named_barrier_sync<ptx::producer_barrier_id>(ctx.nthreads);
   }
 
  public:

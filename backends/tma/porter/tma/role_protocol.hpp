@@ -7,8 +7,8 @@
 //   acquire   (producers) wait for EMPTY's phase of the previous pass (nothing on pass 0).
 //   copy      (producers) producer thread 0 raises FULL's transaction bytes and issues
 //             cp.async.bulk(.tensor) completing on FULL (porter/tma/copy.hpp). The thread-load
-//             fallbacks run on the producer threads and end with fence.proxy.async and the producers'
-//             named barrier (not a CTA barrier: the consumers are elsewhere).
+//             fallbacks run on the producer threads and end with fence.proxy.async, without a
+//             barrier: each producer's own arrival at commit publishes its stores.
 //   commit    (producers) every producer thread arrives on FULL (release): thread 0 after its
 //             expect_tx, so the phase waits for the bytes too. Why not one arrival, as the
 //             CTA-collective tma protocol has: producer threads may have stored bytes of the stage
