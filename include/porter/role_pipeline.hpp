@@ -125,12 +125,7 @@ class role_pipeline {
 
   /// Producers: the copies issued into `slot` are all issued. Tokens in acquire order.
   PORTER_DEVICE void producer_commit(producer_slot<role_pipeline>& slot) {
-#if PORTER_DEBUG
-    if (!producer_) detail::trap("role_pipeline::producer_commit called by a consumer thread");
-    if (slot.stage_ != committed_ % Stages || slot.phase_ != committed_ / Stages)
-      detail::trap_stage("producer_commit out of order: the token is not the oldest uncommitted stage", slot.stage_, slot.phase_);
-    ++committed_;
-#endif
+    check_commit(slot);
     proto_.commit(slot.stage_, slot.phase_);
   }
 
@@ -141,12 +136,7 @@ class role_pipeline {
   /// arrivals already release). Stores that a TMA copy of the same stage may overwrite also need
   /// fence.proxy.async and the producers' sync_role() before the copy is issued, as on porter::pipeline.
   PORTER_DEVICE void producer_commit(producer_slot<role_pipeline>& slot, stage_written_t) {
-#if PORTER_DEBUG
-    if (!producer_) detail::trap("role_pipeline::producer_commit called by a consumer thread");
-    if (slot.stage_ != committed_ % Stages || slot.phase_ != committed_ / Stages)
-      detail::trap_stage("producer_commit out of order: the token is not the oldest uncommitted stage", slot.stage_, slot.phase_);
-    ++committed_;
-#endif
+    check_commit(slot);
     proto_.commit_written(slot.stage_, slot.phase_);
   }
 
@@ -184,6 +174,17 @@ class role_pipeline {
   PORTER_DEVICE protocol_type& protocol() { return proto_; }
 
  private:
+  /// Debug builds: a commit comes from a producer, with the oldest uncommitted token.
+  PORTER_DEVICE PORTER_FORCEINLINE void check_commit(const producer_slot<role_pipeline>& slot) {
+#if PORTER_DEBUG
+    if (!producer_) detail::trap("role_pipeline::producer_commit called by a consumer thread");
+    if (slot.stage_ != committed_ % Stages || slot.phase_ != committed_ / Stages)
+      detail::trap_stage("producer_commit out of order: the token is not the oldest uncommitted stage", slot.stage_, slot.phase_);
+    ++committed_;
+#else
+    (void)slot;
+#endif
+  }
   PORTER_DEVICE PORTER_FORCEINLINE void advance() {
     if (++stage_ == unsigned(Stages)) {
       stage_ = 0;

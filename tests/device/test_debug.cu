@@ -151,17 +151,20 @@ __global__ void role_misuse_kernel(const unsigned char* src, int what) {
   }
 }
 
-template <class P>
-[[noreturn]] void run_role_misuse(int what) {
+/// The child side of a death test: `launch(src)` launches the misuse over a 4 KiB source; then
+/// synchronise and exit 3 if the kernel failed (0 if it did not, 4 if the launch threw).
+template <class Launch>
+[[noreturn]] void run_child(Launch&& launch) {
   std::fflush(stdout);
-  dup2(2, 1);
+  dup2(2, 1);  // device printf goes to stdout; the death test reads stderr
   unsigned char* src = nullptr;
-  if (cudaMalloc(&src, 4096) != cudaSuccess) std::_Exit(5);
+  if (cudaMalloc(&src, 4096) != cudaSuccess) {
+    std::fprintf(stderr, "child: cudaMalloc failed\n");
+    std::_Exit(5);
+  }
   cudaMemset(src, 0x11, 4096);
-  const unsigned threads = what == role_wrong_cta_size ? 64u : misuse_roles::threads;
   try {
-    porter::launch<P>(&role_misuse_kernel<P>, dim3(1), dim3(threads), misuse_role_pipe<P>::shared_bytes, nullptr,
-                      static_cast<const unsigned char*>(src), what);
+    launch(static_cast<const unsigned char*>(src));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "child: porter::launch threw: %s\n", e.what());
     std::fflush(stderr);
@@ -174,30 +177,21 @@ template <class P>
   std::_Exit(e == cudaSuccess ? 0 : 3);
 }
 
-/// The child side: launch the misuse, synchronise, exit 3 if the kernel failed (0 if it did not).
+/// A pipeline misuse on path P (a CTA of 64 threads).
 template <class P>
 [[noreturn]] void run_misuse(int what) {
-  std::fflush(stdout);
-  dup2(2, 1);  // device printf goes to stdout; the death test reads stderr
-  unsigned char* src = nullptr;
-  if (cudaMalloc(&src, 4096) != cudaSuccess) {
-    std::fprintf(stderr, "child: cudaMalloc failed\n");
-    std::_Exit(5);
-  }
-  cudaMemset(src, 0x11, 4096);
-  try {
-    porter::launch<P>(&misuse_kernel<P>, dim3(1), dim3(64), misuse_pipe<P>::shared_bytes, nullptr,
-                      static_cast<const unsigned char*>(src), what);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "child: porter::launch threw: %s\n", e.what());
-    std::fflush(stderr);
-    std::_Exit(4);
-  }
-  const cudaError_t e = cudaDeviceSynchronize();
-  std::fflush(stdout);
-  std::fprintf(stderr, "child: cudaDeviceSynchronize: %s\n", cudaGetErrorString(e));
-  std::fflush(stderr);
-  std::_Exit(e == cudaSuccess ? 0 : 3);
+  run_child([what](const unsigned char* src) {
+    porter::launch<P>(&misuse_kernel<P>, dim3(1), dim3(64), misuse_pipe<P>::shared_bytes, nullptr, src, what);
+  });
+}
+
+/// A role-pipeline misuse on path P (a CTA of misuse_roles::threads, or 64 for the wrong size).
+template <class P>
+[[noreturn]] void run_role_misuse(int what) {
+  run_child([what](const unsigned char* src) {
+    const unsigned threads = what == role_wrong_cta_size ? 64u : misuse_roles::threads;
+    porter::launch<P>(&role_misuse_kernel<P>, dim3(1), dim3(threads), misuse_role_pipe<P>::shared_bytes, nullptr, src, what);
+  });
 }
 
 template <class P>
