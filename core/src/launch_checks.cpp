@@ -91,31 +91,32 @@ std::string cc_text(const device_caps& caps) { return std::to_string(caps.cc_maj
 
 void check_cluster(dims3 grid, dims3 cluster, const device_caps& caps, int kernel_ptx_cc) {
   if (cluster.count() == 1) return;
-  const std::string asked = "a launch in thread-block clusters of " + dims_text(cluster) + " CTAs";
+  // The sentence is built only when a rule fails: a launch that passes allocates nothing here.
+  const auto asked = [&] { return "a launch in thread-block clusters of " + dims_text(cluster) + " CTAs"; };
   if (caps.hip)
     throw error(errc::path_unsupported, "launch.cluster_vendor",
-                asked + ": HIP and AMD GPUs have no thread-block clusters (device '" + caps.describe() +
+                asked() + ": HIP and AMD GPUs have no thread-block clusters (device '" + caps.describe() +
                     "'); launch without launch_options::cluster");
   if (cluster.x == 0 || cluster.y == 0 || cluster.z == 0)
-    throw error(errc::invalid_argument, "launch.cluster_shape", asked + ": every cluster dimension must be at least 1");
+    throw error(errc::invalid_argument, "launch.cluster_shape", asked() + ": every cluster dimension must be at least 1");
   if (cluster.count() > max_cluster_size)
     throw error(errc::invalid_argument, "launch.cluster_size",
-                asked + " asks for " + std::to_string(cluster.count()) + " CTAs per cluster; at most " +
+                asked() + " asks for " + std::to_string(cluster.count()) + " CTAs per cluster; at most " +
                     std::to_string(portable_cluster_size) + " are portable and " + std::to_string(max_cluster_size) +
                     " the most any GPU allows (sm_90 with cudaFuncAttributeNonPortableClusterSizeAllowed)");
   if (caps.compute_capability() < 90)
     throw error(errc::path_unsupported, "launch.cluster_device",
-                asked + " needs compute capability 9.0 (thread-block clusters); device " + std::to_string(caps.device) + " '" + caps.name +
+                asked() + " needs compute capability 9.0 (thread-block clusters); device " + std::to_string(caps.device) + " '" + caps.name +
                     "' has " + cc_text(caps));
   if (kernel_ptx_cc > 0 && kernel_ptx_cc < 90)
     throw error(errc::path_unsupported, "launch.cluster_binary",
-                asked + " needs the kernel's code compiled for sm_90 or newer; its code for device '" + caps.name +
+                asked() + " needs the kernel's code compiled for sm_90 or newer; its code for device '" + caps.name +
                     "' was compiled for compute_" + std::to_string(kernel_ptx_cc) +
                     " (porter's cluster helpers compile to a cluster of one there; add " + std::to_string(caps.compute_capability()) +
                     " to the target's CUDA_ARCHITECTURES)");
   if (grid.x % cluster.x != 0 || grid.y % cluster.y != 0 || grid.z % cluster.z != 0)
     throw error(errc::invalid_argument, "launch.cluster_grid",
-                asked + " over a grid of " + dims_text(grid) + " CTAs: every grid dimension must be a multiple of the cluster's (" +
+                asked() + " over a grid of " + dims_text(grid) + " CTAs: every grid dimension must be a multiple of the cluster's (" +
                     (grid.x % cluster.x != 0 ? "x: " + std::to_string(grid.x) + " is not a multiple of " + std::to_string(cluster.x)
                      : grid.y % cluster.y != 0 ? "y: " + std::to_string(grid.y) + " is not a multiple of " + std::to_string(cluster.y)
                                                : "z: " + std::to_string(grid.z) + " is not a multiple of " + std::to_string(cluster.z)) +
@@ -123,17 +124,18 @@ void check_cluster(dims3 grid, dims3 cluster, const device_caps& caps, int kerne
 }
 
 void check_programmatic_dependent_launch(const device_caps& caps, int kernel_ptx_cc) {
-  const std::string asked = "a programmatic dependent launch (launch_options::programmatic_dependent_launch)";
+  const char* const asked_text = "a programmatic dependent launch (launch_options::programmatic_dependent_launch)";
+  const auto asked = [&] { return std::string(asked_text); };
   if (caps.hip)
     throw error(errc::path_unsupported, "launch.pdl_vendor",
-                asked + ": HIP has no programmatic dependent launch (device '" + caps.describe() + "'); launch without it");
+                asked() + ": HIP has no programmatic dependent launch (device '" + caps.describe() + "'); launch without it");
   if (caps.compute_capability() < 90)
     throw error(errc::path_unsupported, "launch.pdl_device",
-                asked + " needs compute capability 9.0 (griddepcontrol); device " + std::to_string(caps.device) + " '" + caps.name +
+                asked() + " needs compute capability 9.0 (griddepcontrol); device " + std::to_string(caps.device) + " '" + caps.name +
                     "' has " + cc_text(caps) + "; launch without it (stream order then serialises the kernels)");
   if (kernel_ptx_cc > 0 && kernel_ptx_cc < 90)
     throw error(errc::path_unsupported, "launch.pdl_binary",
-                asked + " needs the kernel's code compiled for sm_90 or newer; its code for device '" + caps.name +
+                asked() + " needs the kernel's code compiled for sm_90 or newer; its code for device '" + caps.name +
                     "' was compiled for compute_" + std::to_string(kernel_ptx_cc) +
                     ", where porter::wait_prior_grid() compiles to nothing and the kernel would read its predecessor's "
                     "output too early (add " + std::to_string(caps.compute_capability()) + " to the target's CUDA_ARCHITECTURES)");
@@ -208,9 +210,17 @@ const function_info& function_info_of(const void* kernel) {
 
 void allow_dynamic_shared_memory(const void* kernel, std::size_t bytes) {
   if (bytes <= 48 * 1024) return;
-  static std::map<const void*, std::size_t> raised;  // the largest limit set per kernel
+  // The attribute is set per device: key the cache on (current device, kernel).
+  int device = 0;
+#if PORTER_HIP
+  (void)hipGetDevice(&device);
+#else
+  (void)cudaGetDevice(&device);
+#endif
+  static std::map<std::pair<int, const void*>, std::size_t> raised;  // the largest limit set per device and kernel
   std::lock_guard<std::mutex> lock(cache_mu);
-  auto it = raised.find(kernel);
+  const std::pair<int, const void*> key{device, kernel};
+  auto it = raised.find(key);
   if (it != raised.end() && it->second >= bytes) return;
 #if PORTER_HIP
   if (hipError_t e = hipFuncSetAttribute(kernel, hipFuncAttributeMaxDynamicSharedMemorySize, int(bytes)); e != hipSuccess)
@@ -220,7 +230,7 @@ void allow_dynamic_shared_memory(const void* kernel, std::size_t bytes) {
     throw error(errc::driver, "cuda.runtime",
                 std::string("cudaFuncSetAttribute(MaxDynamicSharedMemorySize) failed: ") + cudaGetErrorString(e));
 #endif
-  raised[kernel] = bytes;
+  raised[key] = bytes;
 }
 
 void check_launch_status(int status) {
@@ -239,26 +249,31 @@ void allow_cluster_size(const void* kernel, unsigned cluster_ctas, unsigned thre
 #if PORTER_HIP
   (void)kernel, (void)cluster_ctas, (void)threads, (void)shared_bytes;
 #else
+  // The opt-in and the limit are per device: every cache key includes the current device.
+  int device = 0;
+  (void)cudaGetDevice(&device);
   struct key_t {
+    int device;
     const void* k;
     unsigned threads;
     std::size_t bytes;
     bool operator<(const key_t& o) const {
+      if (device != o.device) return device < o.device;
       return k != o.k ? std::less<const void*>()(k, o.k) : threads != o.threads ? threads < o.threads : bytes < o.bytes;
     }
   };
-  static std::set<const void*> opted_in;
+  static std::set<std::pair<int, const void*>> opted_in;
   static std::map<key_t, int> max_size;
   std::lock_guard<std::mutex> lock(cache_mu);
-  if (opted_in.count(kernel) == 0) {
+  if (opted_in.count({device, kernel}) == 0) {
     if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1); e != cudaSuccess) {
       (void)cudaGetLastError();
       throw error(errc::driver, "cuda.runtime",
                   std::string("cudaFuncSetAttribute(NonPortableClusterSizeAllowed) failed: ") + cudaGetErrorString(e));
     }
-    opted_in.insert(kernel);
+    opted_in.insert({device, kernel});
   }
-  const key_t key{kernel, threads, shared_bytes};
+  const key_t key{device, kernel, threads, shared_bytes};
   auto it = max_size.find(key);
   if (it == max_size.end()) {
     cudaLaunchConfig_t cfg = {};

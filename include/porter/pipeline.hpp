@@ -62,6 +62,10 @@ inline constexpr defer_init_t defer_init{};
 template <class Pipe> class producer_slot;
 template <class Pipe> class consumer_stage;
 
+/// True for a porter::role_pipeline (porter/role_pipeline.hpp, which specialises it): its calls are
+/// made per role, so the CTA-collective helpers (run_pipeline, for_each_tile) refuse it at compile time.
+template <class Pipe> struct is_role_pipeline : std::false_type {};
+
 /// Destination handle: buffer I of an acquired stage. Obtained with porter::buffer<I>(slot).
 template <class Pipe, int I>
 class stage_buffer {

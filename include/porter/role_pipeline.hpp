@@ -33,7 +33,7 @@
 // steps; a producer may return as soon as it has committed its last stage.
 //
 // Threads: the CTA must have exactly Roles::threads threads; the first Roles::producer_threads of
-// the linear thread index produce. The pipeline traps, naming both counts, when blockDim differs.
+// the linear thread index produce. The pipeline traps with a message when blockDim differs.
 // Targets: NVIDIA sm_80+ on every path (tma sm_90+); in HIP builds instantiation fails with a
 // sentence (no mbarrier on AMD yet). Named barriers 1 and 2 belong to the roles (sync_role).
 // Sources: PTX ISA 8.x 9.7.13.15 (mbarrier); CUTLASS sm90_pipeline.hpp (warp-specialized
@@ -131,9 +131,10 @@ class role_pipeline {
 
   /// Producers: as producer_commit, after the producer threads also wrote into the stage with
   /// ordinary stores (porter::stage_written): the commit then publishes those stores to the
-  /// consumers too (on cp_async each producer thread waits for its own copies of the stage and
-  /// arrives with release semantics instead of through cp.async.mbarrier.arrive; tma and staged
-  /// arrivals already release). Stores that a TMA copy of the same stage may overwrite also need
+  /// consumers too (on cp_async each producer thread waits for all of its cp.async copies in flight,
+  /// this stage's and earlier ones, and arrives with release semantics instead of through
+  /// cp.async.mbarrier.arrive: a stall while several stages are in flight; tma and staged arrivals
+  /// already release). Stores that a TMA copy of the same stage may overwrite also need
   /// fence.proxy.async and the producers' sync_role() before the copy is issued, as on porter::pipeline.
   PORTER_DEVICE void producer_commit(producer_slot<role_pipeline>& slot, stage_written_t) {
     check_commit(slot);
@@ -202,5 +203,8 @@ class role_pipeline {
   unsigned committed_ = 0, released_ = 0;
 #endif
 };
+
+template <class Path, class Roles, int Stages, class... Boxes>
+struct is_role_pipeline<role_pipeline<Path, Roles, Stages, Boxes...>> : std::true_type {};
 
 }  // namespace porter

@@ -64,6 +64,9 @@ struct roles {
   static constexpr int consumer_registers = Registers::consumer;
   static constexpr bool reallocates = Registers::producer != 0;
   static_assert(threads <= 1024, "porter::roles: a CTA has at most 1024 threads.");
+  static_assert(!reallocates || unsigned(Registers::producer) * producer_threads + unsigned(Registers::consumer) * consumer_threads <= 65536u,
+                "porter::roles: the register budgets exceed the SM's 64 K registers (P x producer threads + C x consumer "
+                "threads): setmaxnreg.inc would wait for registers that never come.");
   static_assert(!reallocates || (Producer::whole_warpgroups && Consumer::whole_warpgroups),
                 "porter::roles: register reallocation (porter::registers) needs both roles to be whole warpgroups "
                 "(setmaxnreg is warpgroup-wide): use porter::warpgroups<N> or porter::warps<4 k>.");

@@ -29,6 +29,9 @@ namespace porter {
 /// The pipeline's phases carry over, so run_pipeline may be called again on the same pipeline.
 template <class Pipe, class Issue, class Body>
 PORTER_DEVICE void run_pipeline(Pipe& pipe, int count, Issue&& issue, Body&& body) {
+  static_assert(!is_role_pipeline<Pipe>::value,
+                "porter::run_pipeline / for_each_tile: a porter::role_pipeline is driven per role (the producers acquire and "
+                "commit, the consumers wait and release); these helpers make every thread do both.");
   constexpr int ahead = Pipe::stages - 1;
   int issued = 0;
   if constexpr (ahead > 0) {

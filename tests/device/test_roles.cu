@@ -6,7 +6,7 @@
 // with CTAs of exactly Roles::threads threads: one producer warp and 1 or 4 consumer warps, several
 // producer warps, warpgroups with a register request, depths 1..6, element sizes 1..16 B, ranks
 // 1..3 and a 128 B-swizzled box. Random inner coordinates send some tma boxes to the producers'
-// thread-load fallback, whose barrier is the producers' named barrier.
+// thread-load fallback, whose stores each producer publishes with its own arrival (no barrier).
 #include "runners.cuh"
 
 namespace pt = porter_test;

@@ -243,6 +243,38 @@ TEST(LaunchStructSources, SmallAggregatesAndAggregatesWithArraysAreNotLookedInto
   EXPECT_TRUE(v.empty());
 }
 
+TEST(LaunchStructSources, SourcesInsideAOneElementArrayFieldAreFound) {
+  // Brace elision makes the flat and braced probes agree on a one-element array member, so the
+  // struct is visited field by field; the array field is then walked element by element.
+  struct with_array {
+    porter::tiled_source<B> s[1];
+    int n;
+  };
+  static_assert(porter::detail::fields::visitable_fields<with_array>() == 2);
+  std::vector<float> mem(128 * 128);
+  with_array w{};
+  w.s[0] = h200_source<B>(mem, 100, 100, 101);
+  const auto v = sources_of(7, w);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].where, "kernel argument 1, field 0.0");
+  EXPECT_FALSE(v[0].mask & porter::path_bit(path_id::tma));
+}
+
+TEST(LaunchStructSources, ReferenceMembersAndUnionsAreNotTakenForEmptyStructs) {
+  struct alignas(128) with_ref {  // a non-const reference: the probes' conversions cannot bind it
+    int& r;
+    porter::tiled_source<B> s;
+  };
+  union alignas(128) either {
+    porter::tiled_source<B> s;
+    int n;
+  };
+  // Neither is visited field by field: launch then refuses to compile them without the hook.
+  static_assert(porter::detail::fields::visitable_fields<with_ref>() == -1);
+  static_assert(porter::detail::fields::visitable_fields<either>() == -1);
+  static_assert(porter::detail::fields::may_hold_source<either>());
+}
+
 TEST(LaunchStructSources, DeepPathsAreCutAfterEightFieldsAndSaySo) {
   porter::source_location at;
   at.argument = 4;

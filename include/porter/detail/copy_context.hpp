@@ -14,10 +14,11 @@ struct copy_context {
   std::uint64_t* barrier; ///< the stage's completion mbarrier where the lowering has one (tma), else nullptr
   unsigned thread;       ///< index of this thread in the copying set, 0..nthreads-1
   unsigned nthreads;     ///< threads in the copying set (all of them take part)
-  /// 0: the copying set is the CTA (a copy that must order its threads' stores runs the CTA
-  /// barrier); otherwise a role pipeline's producers (porter/role_pipeline.hpp), who each arrive on
-  /// the stage's barrier themselves, so no barrier among them is needed.
-  unsigned sync_id = 0;
+  /// false: the copying set is the CTA (a copy that must order its threads' stores before the
+  /// stage completes runs the CTA barrier); true: a role pipeline's producers
+  /// (porter/role_pipeline.hpp), who each arrive on the stage's barrier themselves, so no barrier
+  /// among them is needed.
+  bool role_producers = false;
 };
 
 /// Unsigned integer vector of W bytes (W = 1, 2, 4, 8, 16): the register a W-byte chunk travels in.

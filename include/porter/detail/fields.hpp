@@ -93,18 +93,20 @@ struct has_hook<T, std::void_t<decltype(std::declval<const T&>().porter_sources(
 /// Only 128-byte aligned aggregates can hold a tiled_source as a field; others are not probed.
 template <class T>
 constexpr bool may_hold_source() {
-  return std::is_class_v<T> && !std::is_union_v<T> && alignof(T) >= 128;
+  return (std::is_class_v<T> || std::is_union_v<T>) && alignof(T) >= 128;
 }
 
 /// Number of fields porter visits in aggregate T, or -1 when T is not visited field by field.
 template <class T>
 constexpr int visitable_fields() {
-  if constexpr (!std::is_aggregate_v<T> || !may_hold_source<T>()) {
-    return -1;
+  if constexpr (!std::is_aggregate_v<T> || std::is_union_v<T> || !may_hold_source<T>()) {
+    return -1;  // unions have no structured bindings: a 128-byte aligned union needs the hook
   } else {
     constexpr std::size_t flat = count<T, false>();
     constexpr std::size_t braced = count<T, true>();
-    return flat == braced && flat <= max_fields ? int(flat) : -1;
+    // A count of 0 is only believed when T{} compiles: a reference member stops the probes at 0.
+    constexpr bool empty_ok = flat != 0 || init_flat<T, std::make_index_sequence<0>>::value;
+    return flat == braced && flat <= max_fields && empty_ok ? int(flat) : -1;
   }
 }
 
@@ -147,6 +149,9 @@ template <class T, class F>
 void visit(const T& v, const source_location& at, F& f) {
   if constexpr (is_source<T>::value) {
     f(v, at);
+  } else if constexpr (std::is_array_v<T>) {
+    // A C array (of sources, or of structs that hold them): every element, as field i.
+    for (std::size_t i = 0; i < std::extent_v<T>; ++i) visit(v[i], at.in_field(int(i)), f);
   } else if constexpr (has_hook<T>::value) {
     int i = 0;
     v.porter_sources([&](const auto& m) { visit(m, at.in_field(i++), f); });
@@ -157,7 +162,7 @@ void visit(const T& v, const source_location& at, F& f) {
                   "porter::launch: a kernel argument (or a field of one) is a 128-byte aligned class that porter cannot look "
                   "into, so it may hold a porter::tiled_source that would go unchecked: give it a member "
                   "template <class F> void porter_sources(F&& f) const { f(member); ... } naming the members that hold "
-                  "sources (none: an empty body), or make it an aggregate of at most 16 fields without C-array members.");
+                  "sources (none: an empty body), or make it an aggregate of at most 16 fields (no reference members; not a union).");
   }
 }
 

@@ -13,7 +13,8 @@
 // traps instead (porter/mechanisms.hpp tells them on the host).
 // Completion is the protocol's (porter/tma/protocol.hpp): transaction bytes on the stage's FULL
 // mbarrier, armed by the issuing thread; the thread-load fallbacks end with a fence.proxy.async and
-// a CTA barrier, so their stores are ordered before the issuing thread's arrival at commit.
+// a CTA barrier, so their stores are ordered before the issuing thread's arrival at commit (in a
+// role pipeline: the producer threads copy, with no barrier: each arrives on FULL itself).
 // Source: PTX ISA 8.x 9.7.9.25.4 (cp.async.bulk), 9.7.9.25.5 (cp.async.bulk.tensor); CUDA C++
 // Programming Guide, "Asynchronous Data Copies using the Tensor Memory Accelerator".
 #pragma once
@@ -35,8 +36,8 @@ struct tma_copy {
 #if defined(__CUDACC__)
   /// Copy the box of `src` at `at` into `dst` (dense box layout, 128-byte aligned shared memory).
   /// Elements outside the tensor read as zero. Precondition: src.supports(path_id::tma) and, for
-  /// rank >= 2, `src` is a __grid_constant__ kernel parameter (traps otherwise). Called by all
-  /// threads of the CTA; completes on ctx.barrier.
+  /// rank >= 2, `src` is a __grid_constant__ kernel parameter (traps otherwise). Called by every
+  /// thread of the copying set (the CTA, or a role pipeline's producers); completes on ctx.barrier.
   template <class Box>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
@@ -95,7 +96,7 @@ struct tma_copy {
 
   /// Copy `bytes` bytes from global `src` to shared `dst`: cp.async.bulk for the body when both
   /// addresses agree modulo 16, thread loads for the rest. Exactly [dst, dst + bytes) is written.
-  /// Called by all threads of the CTA; completes on ctx.barrier.
+  /// Called by every thread of the copying set; completes on ctx.barrier.
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
                                        const detail::copy_context& ctx) {
     const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(src), dd = reinterpret_cast<std::uintptr_t>(dst);
@@ -133,11 +134,11 @@ struct tma_copy {
   //  * must be visible to the consumers, whom only the issuing thread's arrival on FULL releases
   //    (arrival count 1): a barrier of the copying set orders every thread's stores before that arrival.
   // Collective: the fallback is taken by all threads or none (it depends only on the arguments).
-  // In a role pipeline (ctx.sync_id != 0) no barrier: every producer thread arrives on FULL itself,
-  // with release semantics, which publishes its own stores (porter/tma/role_protocol.hpp).
+  // In a role pipeline (ctx.role_producers) no barrier: every producer thread arrives on FULL
+  // itself, with release semantics, which publishes its own stores (porter/tma/role_protocol.hpp).
   static PORTER_DEVICE PORTER_FORCEINLINE void after_thread_stores(const detail::copy_context& ctx) {
     ptx::fence_proxy_async_shared_cta();
-    if (ctx.sync_id == 0) __syncthreads();
+    if (!ctx.role_producers) __syncthreads();
   }
 
  public:

@@ -86,7 +86,7 @@ class tma_role_protocol {
 
  private:
   PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx(unsigned stage) const {
-    return detail::copy_context{ring_.full + stage, rank_, Roles::producer_threads, ptx::producer_barrier_id};
+    return detail::copy_context{ring_.full + stage, rank_, Roles::producer_threads, true};
   }
 #endif  // __CUDACC__
 

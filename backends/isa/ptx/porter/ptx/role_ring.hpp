@@ -2,8 +2,8 @@
 // shared by the NVIDIA lowerings' role protocols (tma, cp_async, staged).
 //
 // Header: FULL[s] at header + 8 s, EMPTY[s] at header + 8 (S + s) (stage_ring reserves 16 bytes
-// per stage). FULL's arrival count is the lowering's (1 for tma: the issuing thread arms it with
-// expect_tx; the producer threads for cp_async and staged); EMPTY's is the consumer warps: each
+// per stage). FULL's arrival count is the lowering's (the producer threads on every NVIDIA path;
+// on tma producer thread 0 also arms it with expect_tx); EMPTY's is the consumer warps: each
 // consumer warp arrives once per release, after __syncwarp, from its lane 0 (the warp's reads of the
 // stage are ordered before that arrival by __syncwarp's memory ordering, and the arrival releases
 // them to the producer that waits on EMPTY).
@@ -15,6 +15,8 @@
 // wait can see a phase two ahead of the one it names.
 // Named barriers for a role's own threads: id 1 for the producers, id 2 for the consumers
 // (porter::role_pipeline::sync_role); a kernel using named barriers of its own takes ids 3..15.
+// consumer_release must be called by all 32 lanes of each consumer warp (__syncwarp with the full
+// mask); a partial warp is undefined behaviour.
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier), 9.7.13.1 (bar.sync with a thread count); CUTLASS
 // sm90_pipeline.hpp (PipelineTmaAsync / PipelineAsync: FULL and EMPTY barriers per stage).
 #pragma once
