@@ -36,14 +36,17 @@ namespace pb {
 /// b_fragment of a <16, 16> load), `acc`: the 16 x 8 fp32 accumulators in the C layout above.
 /// Warp-collective: all 32 lanes, converged. Below sm_80: traps ("mma.sync bf16 needs sm_80").
 __device__ __forceinline__ void mma_m16n8k16_bf16(float (&acc)[4], const porter::fragment<4>& a, const porter::fragment<2>& b) {
-  if constexpr (porter::arch::has_mma_bf16) {
-    // Not volatile: no side effects, so the compiler may schedule it among the fragment loads.
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-        : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
-        : "r"(a.reg[0]), "r"(a.reg[1]), "r"(a.reg[2]), "r"(a.reg[3]), "r"(b.reg[0]), "r"(b.reg[1]));
-  } else {
-    porter::detail::trap("mma.sync.aligned.m16n8k16 with bf16 operands needs sm_80 or newer");
-  }
+  // The preprocessor guard (config.hpp's capability macro), not only `if constexpr`: a HIP compile
+  // (which parses every bench header) checks the PTX constraints of a discarded branch too.
+#if PORTER_ARCH_HAS_MMA_BF16
+  // Not volatile: no side effects, so the compiler may schedule it among the fragment loads.
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+      : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+      : "r"(a.reg[0]), "r"(a.reg[1]), "r"(a.reg[2]), "r"(a.reg[3]), "r"(b.reg[0]), "r"(b.reg[1]));
+#else
+  (void)acc, (void)a, (void)b;
+  porter::detail::trap("mma.sync.aligned.m16n8k16 with bf16 operands needs sm_80 or newer");
+#endif
 }
 
 /// B fragment of n8 tile j (0: rows n0..n0+7, 1: rows n0+8..n0+15) out of one
