@@ -188,7 +188,7 @@ struct role_protocol_of<L, Ring, Roles, std::void_t<typename L::template role_pr
   using type = typename L::template role_protocol<Ring, Roles>;
 };
 
-/// Protocol P (of a ring of box type B) has every operation with its reference signature.
+/// Protocol type P of `Ring` (void: none) has every operation with its reference signature.
 template <class P, class Ring>
 constexpr bool protocol_type_matches() {
   if constexpr (std::is_void_v<P>) {
@@ -227,17 +227,7 @@ constexpr bool role_protocol_matches_all() {
 /// One ring's protocol has every operation with its reference signature.
 template <class L, class Ring>
 constexpr bool protocol_matches() {
-  using P = typename protocol_of<L, Ring>::type;
-  if constexpr (std::is_void_v<P>) {
-    return false;
-  } else {
-    using B = typename Ring::template box_type<0>;
-    return std::is_class_v<P> && std::is_same_v<typename init_of<P>::type, member_init<P>> &&
-           std::is_same_v<typename acquire_of<P>::type, member_step<P>> && std::is_same_v<typename commit_of<P>::type, member_step<P>> &&
-           std::is_same_v<typename release_of<P>::type, member_step<P>> && std::is_same_v<typename wait_of<P>::type, member_wait<P>> &&
-           std::is_same_v<typename pcopy_box_of<P, B>::type, member_copy_box<P, B>> &&
-           std::is_same_v<typename pcopy_bytes_of<P>::type, member_copy_bytes<P>> && stages_of<P>::value == Ring::stages;
-  }
+  return protocol_type_matches<typename protocol_of<L, Ring>::type, Ring>();
 }
 
 /// Rings of 1, 2 and 8 stages, of one box and of two boxes of different shapes.
