@@ -72,6 +72,7 @@ struct roles {
                 "(setmaxnreg is warpgroup-wide): use porter::warpgroups<N> or porter::warps<4 k>.");
 };
 
+/// True for porter::roles<Producer, Consumer, Registers> (what porter::role_pipeline's second argument must be).
 template <class T> struct is_roles { static constexpr bool value = false; };
 template <class P, class C, class R> struct is_roles<roles<P, C, R>> { static constexpr bool value = true; };
 
