@@ -95,12 +95,17 @@ struct cp_async_copy {
       if constexpr (W == 16) {
         // Interior fast path: a box wholly inside the tensor needs no bounds and no zero fill per
         // chunk, only its row's offset from the box origin (the common case away from the edges).
+        // This thread's first chunk is peeled off the loop: its offsets (in the box and in the
+        // tensor) depend only on the thread and the source's strides, so in a kernel that copies
+        // the same box type every step the compiler keeps them in registers across steps, and a
+        // box of at most one chunk per thread costs one address add per step.
         if (detail::box_inside<Box>(src, at)) {
-          constexpr unsigned per_row = unsigned(Box::inner_bytes / W);
           const unsigned char* origin = detail::box_origin<Box>(src, at);
-          for (unsigned k = ctx.thread; k < unsigned(total); k += ctx.nthreads) {
-            const unsigned row = k / per_row, c = k - row * per_row;
-            issue<W>(d + detail::landing_offset<Box>(k * W), origin + detail::box_row_offset<Box>(src, row) + c * W, W);
+          unsigned k = ctx.thread;
+          if (k < unsigned(total)) {
+            issue<W>(d + detail::landing_offset<Box>(k * W), origin + interior_offset<Box, W>(src, k), W);
+            for (k += ctx.nthreads; k < unsigned(total); k += ctx.nthreads)
+              issue<W>(d + detail::landing_offset<Box>(k * W), origin + interior_offset<Box, W>(src, k), W);
           }
           return;
         }
@@ -110,6 +115,14 @@ struct cp_async_copy {
         issue<W>(d + cs.dst_offset, cs.src, cs.valid);
       }
     }
+  }
+
+  /// Byte offset in the tensor, from the box's first element, of chunk k (W bytes) of Box.
+  template <class Box, unsigned W>
+  static PORTER_DEVICE PORTER_FORCEINLINE std::int64_t interior_offset(const tiled_source<Box>& src, unsigned k) {
+    constexpr unsigned per_row = unsigned(Box::inner_bytes / W);
+    const unsigned row = k / per_row, c = k - row * per_row;
+    return detail::box_row_offset<Box>(src, row) + std::int64_t(c * W);
   }
 
   template <unsigned W>
