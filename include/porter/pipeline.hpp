@@ -173,7 +173,7 @@ class pipeline {
   PORTER_DEVICE pipeline(void* smem, defer_init_t) {
     // Align up by adding bytes to the pointer (not by rebuilding it from an integer), so the
     // compiler still knows it points to shared memory: on AMD that keeps tile reads ds_read, not flat.
-    const std::uintptr_t pad = (ring::alignment - (reinterpret_cast<std::uintptr_t>(smem) & (ring::alignment - 1))) & (ring::alignment - 1);
+    const std::size_t pad = detail::shared_alignment_pad(smem, ring::alignment);
     base_ = static_cast<unsigned char*>(smem) + pad;
   }
 

@@ -87,7 +87,7 @@ class role_pipeline {
   /// Construct and initialise (collective over the whole CTA; ends with a CTA barrier). Traps when
   /// the CTA does not have Roles::threads threads.
   PORTER_DEVICE explicit role_pipeline(void* smem) {
-    const std::uintptr_t pad = (ring::alignment - (reinterpret_cast<std::uintptr_t>(smem) & (ring::alignment - 1))) & (ring::alignment - 1);
+    const std::size_t pad = detail::shared_alignment_pad(smem, ring::alignment);
     base_ = static_cast<unsigned char*>(smem) + pad;
     if (detail::cta_size() != Roles::threads)
       detail::trap("porter::role_pipeline: the CTA must have exactly Roles::threads threads (producer_threads + consumer_threads)");
@@ -152,8 +152,8 @@ class role_pipeline {
     return consumer_stage<role_pipeline>(s, ph, stage_data(s));
   }
 
-  /// Consumers: done reading the stage of `ready` (every lane of each consumer warp calls it
-  /// together: the release is one arrival per warp). Tokens in wait order.
+  /// Consumers: done reading the stage of `ready` (every consumer thread calls it: the release is
+  /// one arrival per consumer thread on the stage's EMPTY barrier). Tokens in wait order.
   PORTER_DEVICE void consumer_release(consumer_stage<role_pipeline>& ready) {
 #if PORTER_DEBUG
     if (producer_) detail::trap("role_pipeline::consumer_release called by a producer thread");

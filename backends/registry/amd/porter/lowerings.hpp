@@ -8,6 +8,7 @@
 // The CUDA build puts backends/registry/nvidia on the include path instead of this folder.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 
 #include "porter/cp_async/path.hpp"
 #include "porter/destination.hpp"
@@ -23,6 +24,17 @@ namespace lowerings {
 /// The lowerings of this vendor. porter::launch<path::automatic> chooses among them on the host.
 using all = list<backend::staged>;
 }  // namespace lowerings
+
+namespace detail {
+#if PORTER_GPU_COMPILER
+/// Bytes to add to `smem` (a pointer into this workgroup's LDS) to reach the next multiple of
+/// `alignment` (a power of two), from the pointer's own bits (the LDS aperture is aligned far
+/// beyond any ring alignment). The NVIDIA registry computes the same from the shared-window offset.
+PORTER_DEVICE PORTER_FORCEINLINE std::size_t shared_alignment_pad(const void* smem, std::size_t alignment) {
+  return (alignment - (reinterpret_cast<std::uintptr_t>(smem) & (alignment - 1))) & (alignment - 1);
+}
+#endif
+}  // namespace detail
 
 namespace backend {
 /// The stand-in for an NVIDIA path in a HIP program built with PORTER_HIP_REFUSE_NVIDIA_PATHS_AT_LAUNCH:

@@ -5,6 +5,9 @@
 // under backends/ plus one entry in this list (and its host rules: core/src/rules/).
 // The HIP build puts backends/registry/amd on the include path instead of this folder.
 #pragma once
+#include <cstddef>
+#include <cstdint>
+
 #include "porter/cp_async/lowering.hpp"
 #include "porter/detail/lowering_list.hpp"
 #include "porter/staged/lowering.hpp"
@@ -25,5 +28,20 @@ template <class Path> struct lowering_for {
 
 /// The lowering that implements concrete path `Path` in this build.
 template <class Path> using lowering_for = typename detail::lowering_for<Path>::type;
+
+namespace detail {
+#if PORTER_GPU_COMPILER
+/// Bytes to add to `smem` (a pointer into this CTA's shared memory) to reach the next multiple of
+/// `alignment` (a power of two). Computed from the shared-window offset (cvta.to.shared, 32 bits),
+/// which has the generic address's low bits (the window is 4 GiB-aligned) and, unlike the generic
+/// address, folds into the later shared-space addresses of the ring's barriers and stages: a
+/// kernel then does not rebuild the generic window (SR_SWINHI, SR_CgaCtaId) every step.
+/// Source: PTX ISA 8.x 6.4.1 (generic addressing, the shared window), 9.7.9.21 (cvta).
+PORTER_DEVICE PORTER_FORCEINLINE std::size_t shared_alignment_pad(const void* smem, std::size_t alignment) {
+  const std::uint32_t a = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
+  return std::size_t((std::uint32_t(alignment) - (a & std::uint32_t(alignment - 1))) & std::uint32_t(alignment - 1));
+}
+#endif
+}  // namespace detail
 
 }  // namespace porter
