@@ -11,8 +11,8 @@
 //
 // Thread layout: the CTA has exactly roles::threads threads (blockDim.x * y * z); threads
 // [0, producer_threads) of the linear thread index are the producers, the next consumer_threads
-// the consumers. Both counts are whole warps, so no warp holds two roles (ldmatrix, mma and the
-// per-warp arrivals on the EMPTY barriers are warp-collective).
+// the consumers. Both counts are whole warps, so no warp holds two roles (ldmatrix and mma in a
+// consumer are warp-collective).
 //
 // Registers: porter::registers<P, C> asks the target to move registers from the producers to the
 // consumers when the roles begin (setmaxnreg.dec P / .inc C, PTX ISA 9.7.17.1), on targets that

@@ -3,7 +3,7 @@
 //
 // The CTA-collective protocol (porter/cp_async/protocol.hpp) completes with wait_group and a CTA
 // barrier, which a split CTA cannot run. Split, each stage completes on an mbarrier instead:
-//   header    FULL[s] with one arrival per producer thread, EMPTY[s] with one per consumer warp
+//   header    FULL[s] with one arrival per producer thread, EMPTY[s] with one per consumer thread
 //             (porter/ptx/role_ring.hpp), initialised by thread 0 before the roles begin.
 //   acquire   (producers) wait for EMPTY's phase of the previous pass (nothing on pass 0).
 //   copy      (producers) every producer thread issues its cp.async chunks (porter/cp_async/copy.hpp).
@@ -15,7 +15,7 @@
 //             copies). One arrival per thread and phase keeps compute-sanitizer synccheck quiet: a
 //             thread arriving twice on one phase without waiting is reported as "missing wait".
 //   wait      (consumers) every consumer thread waits for FULL's phase of this pass (acquire).
-//   release   (consumers) __syncwarp, then lane 0 of each consumer warp arrives on EMPTY.
+//   release   (consumers) every consumer thread arrives on EMPTY (porter/ptx/role_ring.hpp).
 // A cp.async group is committed only on that path, and no CTA barrier runs.
 // Source: PTX ISA 8.x 9.7.9.25.3.5 (cp.async.mbarrier.arrive), 9.7.13.15 (mbarrier); CUDA C++
 // Programming Guide, "Asynchronous Data Copies" (cuda::barrier with memcpy_async).
@@ -102,7 +102,7 @@ class cp_async_role_protocol {
   }
 #endif  // __CUDACC__
 
-  using ring_type = ptx::role_ring<Ring::stages, Roles::consumer_warps>;
+  using ring_type = ptx::role_ring<Ring::stages, Roles::consumer_threads>;
   ring_type ring_{};
   unsigned rank_ = 0;
   bool plain_stores_ = false;  ///< this thread stored bytes itself in the stage being filled

@@ -3,7 +3,7 @@
 //
 // PROTOCOL (each operation called by every thread of ONE role, in the same order):
 //   header    FULL[s] with one arrival per producer thread, EMPTY[s] with one arrival per consumer
-//             warp (porter/ptx/role_ring.hpp), initialised by thread 0 before the roles begin.
+//             thread (porter/ptx/role_ring.hpp), initialised by thread 0 before the roles begin.
 //   acquire   (producers) wait for EMPTY's phase of the previous pass (nothing on pass 0).
 //   copy      (producers) producer thread 0 raises FULL's transaction bytes and issues
 //             cp.async.bulk(.tensor) completing on FULL (porter/tma/copy.hpp). The thread-load
@@ -18,11 +18,11 @@
 //             reports those stores as RAW hazards against the consumers' reads, 382,188 on the device
 //             matrix; with one arrival per producer thread, none.)
 //   wait      (consumers) every consumer thread waits for FULL's phase of this pass.
-//   release   (consumers) __syncwarp, then lane 0 of each consumer warp arrives on EMPTY: the
-//             EMPTY side is aggregated per warp (consumer_warps arrivals per phase, not threads).
+//   release   (consumers) every consumer thread arrives on EMPTY (per thread, not per warp:
+//             porter/ptx/role_ring.hpp says why).
 // So a stage costs: one expect_tx per copy (producer thread 0), one arrival per producer thread,
 // one EMPTY wait per producer thread, one FULL wait per consumer thread, one arrival per consumer
-// warp. No CTA barrier.
+// thread. No CTA barrier.
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier), 9.7.9.25.4/5 (bulk copies); CUTLASS sm90_pipeline.hpp
 // (PipelineTmaAsync: the producer arms FULL with expect_tx, consumers release EMPTY).
 #pragma once
@@ -81,7 +81,7 @@ class tma_role_protocol {
   PORTER_DEVICE PORTER_FORCEINLINE void wait(unsigned stage, unsigned pass, unsigned /*pending_after*/) {
     ring_.consumer_wait(stage, pass);
   }
-  /// Consumers: this warp is done reading the stage (one arrival per warp on EMPTY).
+  /// Consumers: this thread is done reading the stage (its arrival on EMPTY).
   PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned stage, unsigned /*pass*/) { ring_.consumer_release(stage, rank_); }
 
  private:
@@ -90,7 +90,7 @@ class tma_role_protocol {
   }
 #endif  // __CUDACC__
 
-  using ring_type = ptx::role_ring<Ring::stages, Roles::consumer_warps>;
+  using ring_type = ptx::role_ring<Ring::stages, Roles::consumer_threads>;
   ring_type ring_{};
   unsigned rank_ = 0;
 };

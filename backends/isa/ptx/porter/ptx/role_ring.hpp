@@ -3,20 +3,24 @@
 //
 // Header: FULL[s] at header + 8 s, EMPTY[s] at header + 8 (S + s) (stage_ring reserves 16 bytes
 // per stage). FULL's arrival count is the lowering's (the producer threads on every NVIDIA path;
-// on tma producer thread 0 also arms it with expect_tx); EMPTY's is the consumer warps: each
-// consumer warp arrives once per release, after __syncwarp, from its lane 0 (the warp's reads of the
-// stage are ordered before that arrival by __syncwarp's memory ordering, and the arrival releases
-// them to the producer that waits on EMPTY).
+// on tma producer thread 0 also arms it with expect_tx); EMPTY's is the consumer threads: every
+// consumer thread arrives once per release (mbarrier.arrive has release semantics at CTA scope, so
+// each thread's own reads of the stage are ordered before the producers' later writes, which
+// follow their acquire wait on EMPTY). Why not one arrival per warp after __syncwarp: by the
+// memory model that is enough too, but compute-sanitizer racecheck does not follow one lane's
+// arrival for its warp's other lanes, and reported every thread-load refill of a stage as a WAR
+// hazard (59,911 on the tma role fallback on the H200, 2026-12-01; 0 with per-thread arrivals).
+// CUTLASS's PipelineAsync counts its consumers per thread the same way.
 //
 //   producer: acquire = wait EMPTY[s] for the release of pass - 1 (nothing on pass 0)
-//   consumer: wait    = wait FULL[s] phase `pass`;  release = one arrival per warp on EMPTY[s]
+//   consumer: wait    = wait FULL[s] phase `pass`;  release = one arrival per thread on EMPTY[s]
 // Parities: the phase of pass n has parity n & 1. A producer waits for EMPTY's phase n - 1 only
 // after it filled pass n - 1, and the consumers release pass n only after waiting for it, so no
 // wait can see a phase two ahead of the one it names.
 // Named barriers for a role's own threads: id 1 for the producers, id 2 for the consumers
 // (porter::role_pipeline::sync_role); a kernel using named barriers of its own takes ids 3..15.
-// consumer_release must be called by all 32 lanes of each consumer warp (__syncwarp with the full
-// mask); a partial warp is undefined behaviour.
+// consumer_release must be called by every consumer thread (a thread that skips it leaves EMPTY
+// short: the producers' next acquire times out, and traps in debug builds).
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier), 9.7.13.1 (bar.sync with a thread count); CUTLASS
 // sm90_pipeline.hpp (PipelineTmaAsync / PipelineAsync: FULL and EMPTY barriers per stage).
 #pragma once
@@ -57,24 +61,24 @@ PORTER_DEVICE PORTER_FORCEINLINE void wait_phase(std::uint64_t* bar, unsigned pa
 
 #endif  // __CUDACC__
 
-/// The FULL / EMPTY barriers of a role-split ring of `Stages` stages with `ConsumerWarps` consumer
-/// warps (see the file comment). Per-thread object; every operation is called by the role's
+/// The FULL / EMPTY barriers of a role-split ring of `Stages` stages with `ConsumerThreads`
+/// consumer threads (see the file comment). Per-thread object; every operation is called by the role's
 /// threads only.
-template <int Stages, unsigned ConsumerWarps>
+template <int Stages, unsigned ConsumerThreads>
 struct role_ring {
   std::uint64_t* full = nullptr;
   std::uint64_t* empty = nullptr;
 #if defined(__CUDACC__)
 
   /// Point at the header; thread 0 initialises FULL with `full_count` arrivals and EMPTY with one
-  /// per consumer warp. The caller follows with a CTA barrier.
+  /// per consumer thread. The caller follows with a CTA barrier.
   PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned full_count) {
     full = reinterpret_cast<std::uint64_t*>(header);
     empty = full + Stages;
     if (thread == 0) {
       for (int s = 0; s < Stages; ++s) {
         mbarrier_init(full + s, full_count);
-        mbarrier_init(empty + s, ConsumerWarps);
+        mbarrier_init(empty + s, ConsumerThreads);
       }
       fence_mbarrier_init();
     }
@@ -109,10 +113,9 @@ struct role_ring {
     if (producer) named_barrier_sync<producer_barrier_id>(Roles::producer_threads);
     else named_barrier_sync<consumer_barrier_id>(Roles::consumer_threads);
   }
-  /// Consumer: this warp is done reading the stage (warp-collective: every lane calls it).
-  PORTER_DEVICE PORTER_FORCEINLINE void consumer_release(unsigned stage, unsigned thread) const {
-    __syncwarp();
-    if ((thread & 31u) == 0) mbarrier_arrive(empty + stage);
+  /// Consumer: this thread is done reading the stage (every consumer thread calls it).
+  PORTER_DEVICE PORTER_FORCEINLINE void consumer_release(unsigned stage, unsigned /*thread*/) const {
+    mbarrier_arrive(empty + stage);
   }
 #endif  // __CUDACC__
 };

@@ -3,7 +3,7 @@
 //
 // The producer threads load through registers and store to shared memory; the stage completes on
 // an mbarrier, so the consumers never wait for a CTA barrier the producers would have to join:
-//   header    FULL[s] with one arrival per producer thread, EMPTY[s] with one per consumer warp
+//   header    FULL[s] with one arrival per producer thread, EMPTY[s] with one per consumer thread
 //             (porter/ptx/role_ring.hpp), initialised by thread 0 before the roles begin.
 //   acquire   (producers) wait for EMPTY's phase of the previous pass (nothing on pass 0).
 //   copy      (producers) plain loads and shared-memory stores by the producer threads
@@ -11,7 +11,7 @@
 //   commit    (producers) every producer thread arrives on FULL (mbarrier.arrive, release at CTA
 //             scope: its stores are visible to the consumers that observe the phase complete).
 //   wait      (consumers) every consumer thread waits for FULL's phase of this pass (acquire).
-//   release   (consumers) __syncwarp, then lane 0 of each consumer warp arrives on EMPTY.
+//   release   (consumers) every consumer thread arrives on EMPTY (porter/ptx/role_ring.hpp).
 // mbarrier needs sm_80: a role pipeline on the staged path traps on older targets (sm_75); the
 // CTA-collective porter::pipeline runs staged everywhere.
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier arrive: release; try_wait / test_wait: acquire).
@@ -78,7 +78,7 @@ class staged_role_protocol {
   }
 #endif  // __CUDACC__
 
-  using ring_type = ptx::role_ring<Ring::stages, Roles::consumer_warps>;
+  using ring_type = ptx::role_ring<Ring::stages, Roles::consumer_threads>;
   ring_type ring_{};
   unsigned rank_ = 0;
 };
