@@ -80,20 +80,19 @@ void add_ports_on(registry& r) {
   matmul_at(std::integral_constant<int, 1>{}, "porter");
   matmul_at(std::integral_constant<int, 4>{}, "porter-overlapped");
   {
-    // cutlass: the CuTe mainloop's port is porter-bench's pb_sgemm at the CuTe kernel's 4 stages, on
-    // its grid (one 128 x 128 C tile per CTA).
+    // cutlass: the CuTe mainloop's port (after.cuh pb_port_cute) at the CuTe kernel's 4 stages, on
+    // its grid (one 128 x 128 C tile per CTA, blockIdx.x: no schedule argument).
     using namespace sgemm_shape;
     constexpr int S = cute_gemm::stages;
-    auto fam = porter::kernel_family{[](auto q) { return &pb_sgemm<decltype(q), S>; }};
+    auto fam = porter::kernel_family{[](auto q) { return &pb_port_cute<decltype(q), S>; }};
     add_port<P, porter::pipeline<Q, S, a_box, b_box>>(
-        r, "cutlass", "pb_sgemm", dim3(threads), fam,
+        r, "cutlass", "pb_port_cute", dim3(threads), fam,
         [](const port_problem& p, int) {
           const std::int64_t ea[2] = {p.depth, p.rows}, eb[2] = {p.depth, p.cols};
-          const long long tiles = static_cast<long long>((p.rows + bm - 1) / bm) * ((p.cols + bn - 1) / bn);
-          const auto sc = porter::blocked_schedule(tiles, 1);
-          return std::make_pair(dim3(sc.grid_ctas()),
+          const unsigned tiles = unsigned((p.rows + bm - 1) / bm) * unsigned((p.cols + bn - 1) / bn);
+          return std::make_pair(dim3(tiles),
                                 std::make_tuple(porter::make_tiled_source<a_box>(p.a, ea), porter::make_tiled_source<b_box>(p.b, eb),
-                                                p.out, p.rows, p.cols, p.depth, sc));
+                                                p.out, p.rows, p.cols, p.depth));
         });
   }
 }
@@ -157,7 +156,7 @@ void describe_pairs(registry& r) {
   {
     port_pair& p = r.port("cutlass");
     p.computes = "a CuTe sm80 multistage mainloop (cute::copy of SM80_CP_ASYNC_CACHEGLOBAL<uint128_t> atoms, cp_async_fence, "
-                 "cp_async_wait<S-2>) vs its port pb_sgemm: C = A B fp32, A stored transposed, 128 x 128 C tile per CTA, "
+                 "cp_async_wait<S-2>) vs its port pb_port_cute: C = A B fp32, A stored transposed, 128 x 128 C tile per CTA, "
                  "K-tile 8, 4 stages, one tile per CTA";
     const int n = cute_gemm::size;
     p.size = std::to_string(n) + "^3";

@@ -61,4 +61,51 @@ __global__ void __launch_bounds__(tilesum::threads)
       });
 }
 
+/// Port of before_cute.cu (the CuTe sm80 multistage mainloop), line by line: one 128 x 128 C tile
+/// per CTA (blockIdx.x, as the before's grid), the K-loop nested inside it, S - 1 K-tiles issued
+/// before the loop and the refill of K-tile kt + S - 1 right after the wait for K-tile kt. What
+/// the before did by hand -- the (8, 128, S) smem tensors, the TiledCopy of 16-byte cp.async atoms,
+/// cp_async_fence after every K-tile (also an empty one at the tail), cp_async_wait<S - 2> and the
+/// __syncthreads -- is the pipeline's: two boxes per stage (At[kt*8:+8][tm*128:+128] and
+/// B[kt*8:+8][tn*128:+128]) and one token per step. Unlike the before, edges need no host check:
+/// outside At and B the boxes read as zero and sgemm_store masks C. The same FMAs in the same order
+/// (compute.cuh sgemm_mma): the same bits. The launch bounds are the before's (256 threads, no
+/// minimum CTA count).
+template <class Path, int S>
+__global__ void __launch_bounds__(sgemm_shape::threads)
+    pb_port_cute(const __grid_constant__ porter::tiled_source<sgemm_shape::a_box> at,
+                 const __grid_constant__ porter::tiled_source<sgemm_shape::b_box> b, float* __restrict__ c, int m, int n, int k) {
+  using namespace sgemm_shape;
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, S, a_box, b_box> pipe(smem);
+  const int tiles_n = (n + bn - 1) / bn;
+  const int tm = int(blockIdx.x) / tiles_n, tn = int(blockIdx.x) % tiles_n;
+  const int k_tiles = (k + bk - 1) / bk;
+  int k_read = 0;
+  auto issue = [&] {
+    auto slot = pipe.producer_acquire();
+    porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{k_read * bk, tm * bm});
+    porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{k_read * bk, tn * bn});
+    pipe.producer_commit(slot);
+    ++k_read;
+  };
+  // Prologue: K-tiles 0 .. S-2 (S = 1: none; each step then issues its own K-tile).
+  while (k_read < k_tiles && k_read < S - 1) issue();
+  const sgemm_thread th;
+  float acc[8][8];
+#pragma unroll
+  for (int i = 0; i < 8; ++i)
+#pragma unroll
+    for (int j = 0; j < 8; ++j) acc[i][j] = 0.f;
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    if constexpr (S == 1) issue();
+    auto ready = pipe.consumer_wait();
+    if constexpr (S > 1)
+      if (k_read < k_tiles) issue();
+    sgemm_mma(acc, ready.template tile<0>().data(), ready.template tile<1>().data(), th);
+    pipe.consumer_release(ready);
+  }
+  sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
+}
+
 }  // namespace pb::ports

@@ -76,7 +76,8 @@ constexpr float alpha = 1.1f, beta = 1.2f;  // the sample's
 // sgemm_store): C (m x n) = A B with A stored transposed (At, k x m) and B (k x n), row-major fp32;
 // a 128 x 128 C tile per CTA of 256 threads, K-tile 8, 4 stages. The "before" (before_cute.cu) moves
 // the 8 x 128 tiles of At and B with cute::copy over a TiledCopy of SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>
-// atoms; its port is porter-bench's own pb_sgemm (kernels/porter_kernels.cuh).
+// atoms; its port is pb_port_cute (after.cuh): the same loop, grid and launch bounds, porter's
+// pipeline for the ring, the copies and the waits.
 namespace cute_gemm {
 constexpr int stages = 4;
 constexpr int size = 4096;                  // m = n = k

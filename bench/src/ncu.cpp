@@ -35,6 +35,7 @@ const metric k_metrics[] = {
     {"sm__warps_active.avg.pct_of_peak_sustained_active", "occupancy%"},
     {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "dram%"},
     {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", "smem_bank_conflicts"},
+    {"smsp__inst_executed.sum", "warp_instructions"},
     {"gpu__time_duration.sum", "time"},
 };
 
@@ -274,6 +275,36 @@ int ncu_child(context& cx) {
     const grid2d_problem p{x, y, transpose_shape::size, transpose_shape::size};
     for (const auto& v : cx.reg.transpose)
       if (wanted(v.d, default_stages_transpose)) launch_once(label_of("transpose", v.d), v.d, [&](int g) { return v.bind(p, g); });
+  }
+  if (cx.opt.wants("ports")) {
+    // Each pair's variants (before, porter on every path) once, on that pair's own problem; fp32
+    // pairs read x and write y, bf16 pairs read x refilled with bf16.
+    for (const port_pair& pair : cx.reg.ports) {
+      const long long need_in = (pair.a_elems + pair.b_elems) * pair.ab_bytes / 4 + pair.c_elems;
+      if (pair.variants.empty() || need_in > n || pair.out_elems > n) continue;
+      port_problem p = pair.shape;
+      if (pair.ab_bytes == 2) {
+        __nv_bfloat16* ab = reinterpret_cast<__nv_bfloat16*>(x);
+        fill_uniform_bf16(ab, pair.a_elems + pair.b_elems, 3, -1.f, 1.f, cx.stream);
+        p.a16 = ab;
+        p.b16 = pair.b_elems ? ab + pair.a_elems : nullptr;
+        p.c = pair.c_elems ? x + (pair.a_elems + pair.b_elems) / 2 : nullptr;
+      } else {
+        p.a = x;
+        p.b = pair.b_elems ? x + pair.a_elems : nullptr;
+        p.c = pair.c_elems ? x + pair.a_elems + pair.b_elems : nullptr;
+      }
+      p.out = y;
+      cudaStreamSynchronize(cx.stream);
+      for (const auto& v : pair.variants)
+        if (v.d.kernel.rfind("pb_", 0) == 0)  // only porter-bench's own kernels match ncu's filter
+          launch_once("ports/" + pair.name + " " + v.d.impl + "/" + v.d.path + " S=" + std::to_string(v.d.stages), v.d,
+                      [&](int g) { return v.bind(p, g); });
+      if (pair.ab_bytes == 2) {
+        fill_uniform(x, n, 1, -1.f, 1.f, cx.stream);
+        cudaStreamSynchronize(cx.stream);
+      }
+    }
   }
   cudaFree(a);
   cudaFree(b);
