@@ -2,7 +2,7 @@
 //
 // PROTOCOL. Every thread of the CTA takes part in every call, in the same order:
 //
-//   auto slot = pipe.producer_acquire();      // the next stage, writable by porter's copies
+//   auto slot = pipe.producer_acquire();      // the next stage, writable
 //   porter::async_copy(slot, src, coord);      // issue copies into it (one or more, any buffers)
 //   pipe.producer_commit(slot);                // the stage's copies are all issued
 //   ...
@@ -18,14 +18,11 @@
 // COMPLETION belongs to the path's lowering (docs/design.md, "The lowering contract"): this class
 // keeps the tokens' order and hands each call to `lowering_for<Path>::protocol`, whose file
 // documents the instructions behind it (backends/tma/porter/tma/protocol.hpp: FULL mbarrier armed
-// once per stage by the issuing thread, EMPTY mbarrier released by every thread and waited on by
-// the issuing thread only; backends/cp_async/porter/cp_async/protocol.hpp: one cp.async group per
-// stage, wait_group and one CTA barrier per step; backends/staged/porter/staged/protocol.hpp:
-// register prefetch and one CTA barrier per step). docs/design.md describes them side by side. A
-// released stage is refilled only after every thread's reads of it: on cp_async and staged by a CTA
-// barrier that every thread reached after releasing it (acquire adds one where the protocol has not
-// already run one), on tma by the EMPTY barrier. A thread that stores into a stage itself acquires
-// it with producer_acquire(porter::stage_written).
+// once per stage by the issuing thread; backends/cp_async/porter/cp_async/protocol.hpp: one
+// cp.async group per stage, wait_group and one CTA barrier per step; backends/staged/porter/staged/
+// protocol.hpp: register prefetch and one CTA barrier per step). docs/design.md describes them side
+// by side. A released stage is refilled only after a CTA barrier that every thread reached after
+// releasing it: acquire adds one where the protocol has not already run one.
 //
 // The path is a CONCRETE tag: porter::path::automatic is resolved on the host for each launch
 // (porter::launch), and the kernel then runs as that path's instantiation.
@@ -55,9 +52,6 @@ namespace porter {
 /// Tag for consumer_release: the consumer wrote into the landed stage (used it as scratch). On the
 /// tma path every thread then issues fence.proxy.async.shared::cta before the release, ordering its
 /// generic writes before the TMA refill of the stage (PTX ISA 9.7.13.4); elsewhere nothing.
-/// For producer_acquire (CTA-collective pipeline): the producing threads will store into the stage
-/// themselves, so every thread's reads of its previous contents must be done first (a CTA barrier).
-/// For a role pipeline's producer_commit: the producers stored into the stage themselves.
 struct stage_written_t {};
 inline constexpr stage_written_t stage_written{};
 
@@ -193,11 +187,7 @@ class pipeline {
 #endif
   }
 
-  /// The next stage, writable by porter's copies into it (async_copy); returns its token.
-  /// Collective. Every thread's reads of the stage's previous contents (it released them) come
-  /// before those copies' writes, but not necessarily before this call returns in another thread:
-  /// on tma only thread 0 waits (for the stage's EMPTY barrier), so a thread must not store into
-  /// the stage itself after this form — use producer_acquire(porter::stage_written) for that.
+  /// The next stage, writable; returns its token. Collective.
   PORTER_DEVICE producer_slot<pipeline> producer_acquire() {
     check_init();
 #if PORTER_DEBUG
@@ -211,15 +201,6 @@ class pipeline {
     ++acquired_;
 #endif
     return producer_slot<pipeline>(this, s, ph, stage_data(s));
-  }
-
-  /// The next stage, writable by every thread's own stores too (a kernel that fills part of a stage
-  /// itself, or prefills it, before or beside porter's copies): one CTA barrier, then
-  /// producer_acquire(). Collective. Stores of generic data that a tma copy of the same stage will
-  /// overwrite need a proxy fence before the copy (fence.proxy.async, PTX ISA 9.7.13.4).
-  PORTER_DEVICE producer_slot<pipeline> producer_acquire(stage_written_t) {
-    __syncthreads();
-    return producer_acquire();
   }
 
   /// The copies issued into `slot` are all issued. Collective; tokens in acquire order.

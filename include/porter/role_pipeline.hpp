@@ -113,7 +113,6 @@ class role_pipeline {
   PORTER_DEVICE PORTER_FORCEINLINE void sync_role() { proto_.sync_role(producer_); }
 
   /// Producers: the next stage, writable (waits until the consumers released its previous pass).
-  /// Every producer thread waits itself, so its own stores into the stage are safe too.
   PORTER_DEVICE producer_slot<role_pipeline> producer_acquire() {
 #if PORTER_DEBUG
     if (!producer_) detail::trap("role_pipeline::producer_acquire called by a consumer thread");
@@ -123,10 +122,6 @@ class role_pipeline {
     advance();
     return producer_slot<role_pipeline>(this, s, ph, stage_data(s));
   }
-
-  /// Producers: the same as producer_acquire() (each producer thread already waits for the stage's
-  /// release itself); the form porter::pipeline needs before a kernel's own stores into a stage.
-  PORTER_DEVICE producer_slot<role_pipeline> producer_acquire(stage_written_t) { return producer_acquire(); }
 
   /// Producers: the copies issued into `slot` are all issued. Tokens in acquire order.
   PORTER_DEVICE void producer_commit(producer_slot<role_pipeline>& slot) {

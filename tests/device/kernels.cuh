@@ -129,7 +129,7 @@ __global__ void box_kernel(const __grid_constant__ porter::tiled_source<Box> src
   int issued = 0;
   for (int i = 0; i < trips; ++i) {
     while (issued < trips && issued - i < ahead) {
-      auto slot = prefill ? pipe.producer_acquire(porter::stage_written) : pipe.producer_acquire();
+      auto slot = pipe.producer_acquire();
       if (prefill) {
         dev::fill_pattern<slot_bytes>(reinterpret_cast<unsigned char*>(porter::buffer<0>(slot).data()));
         dev::publish_fill();
@@ -165,7 +165,7 @@ __global__ void role_box_kernel(const __grid_constant__ porter::tiled_source<Box
   pipe.enter_role();
   if (pipe.is_producer()) {
     for (int i = 0; i < trips; ++i) {
-      auto slot = prefill ? pipe.producer_acquire(porter::stage_written) : pipe.producer_acquire();
+      auto slot = pipe.producer_acquire();
       if (prefill) {
         dev::fill_pattern<slot_bytes>(reinterpret_cast<unsigned char*>(porter::buffer<0>(slot).data()), t, Roles::producer_threads);
         dev::fence_to_async_proxy();
@@ -282,7 +282,7 @@ __global__ void bytes_copy_kernel(const unsigned char* base, const int* offsets,
   int issued = 0;
   for (int i = 0; i < trips; ++i) {
     while (issued < trips && issued - i < ahead) {
-      auto slot = prefill ? pipe.producer_acquire(porter::stage_written) : pipe.producer_acquire();
+      auto slot = pipe.producer_acquire();
       if (prefill) {
         dev::fill_pattern<bytes_box::bytes>(porter::buffer<0>(slot).data());
         dev::publish_fill();
@@ -320,7 +320,7 @@ __global__ void pair_kernel(const __grid_constant__ porter::tiled_source<A> a, c
   int issued = 0;
   for (int i = 0; i < trips; ++i) {
     while (issued < trips && issued - i < ahead) {
-      auto slot = prefill ? pipe.producer_acquire(porter::stage_written) : pipe.producer_acquire();
+      auto slot = pipe.producer_acquire();
       if (prefill) {
         dev::fill_pattern<a_bytes>(reinterpret_cast<unsigned char*>(porter::buffer<0>(slot).data()));
         dev::fill_pattern<b_bytes>(reinterpret_cast<unsigned char*>(porter::buffer<1>(slot).data()));

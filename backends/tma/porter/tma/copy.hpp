@@ -12,11 +12,9 @@
 // Every thread-load fallback calls detail::strict_fallback first: with PORTER_STRICT_PATHS=1 it
 // traps instead (porter/mechanisms.hpp tells them on the host).
 // Completion is the protocol's (porter/tma/protocol.hpp): transaction bytes on the stage's FULL
-// mbarrier, armed by the issuing thread; the thread-load fallbacks start with a CTA barrier (only
-// thread 0 waited for the stage's release) and end with a fence.proxy.async and a CTA barrier, so
-// their stores come after every thread's reads of the old contents and before the issuing thread's
-// arrival at commit (in a role pipeline: the producer threads copy, with no barrier: each waited on
-// EMPTY and arrives on FULL itself).
+// mbarrier, armed by the issuing thread; the thread-load fallbacks end with a fence.proxy.async and
+// a CTA barrier, so their stores are ordered before the issuing thread's arrival at commit (in a
+// role pipeline: the producer threads copy, with no barrier: each arrives on FULL itself).
 // Source: PTX ISA 8.x 9.7.9.25.4 (cp.async.bulk), 9.7.9.25.5 (cp.async.bulk.tensor); CUDA C++
 // Programming Guide, "Asynchronous Data Copies using the Tensor Memory Accelerator".
 #pragma once
@@ -52,7 +50,6 @@ struct tma_copy {
       lo = lo < 0 ? 0 : (lo > B ? B : lo);
       hi = hi < lo ? lo : (hi > B ? B : hi);
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
-      if (lo > 0 || hi < B) before_thread_stores(ctx);
       if (lo > 0) detail::fill_zero(d, std::size_t(lo) * sizeof(T), ctx);
       if (hi < B) detail::fill_zero(d + hi * sizeof(T), std::size_t(B - hi) * sizeof(T), ctx);
       if (lo > 0 || hi < B) after_thread_stores(ctx);
@@ -62,7 +59,6 @@ struct tma_copy {
       // raises an illegal-instruction error otherwise); such boxes move with thread loads.
       if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0) {
         detail::strict_fallback("strict paths: tma box at an innermost coordinate that is not a multiple of 16 B would move with thread loads", ctx.thread);
-        before_thread_stores(ctx);
         staged_copy::copy_box<Box, 1>(dst, src, at, ctx);
         after_thread_stores(ctx);
         return;
@@ -106,7 +102,6 @@ struct tma_copy {
     const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(src), dd = reinterpret_cast<std::uintptr_t>(dst);
     if (((s ^ dd) & 15u) != 0) {  // cannot be 16-byte aligned on both sides at once
       detail::strict_fallback("strict paths: tma byte range whose source and destination disagree modulo 16 would move with thread loads", ctx.thread);
-      before_thread_stores(ctx);
       staged_copy::copy_bytes_batched<1>(dst, src, bytes, ctx);
       after_thread_stores(ctx);
       return;
@@ -126,7 +121,6 @@ struct tma_copy {
       }
     }
     if (head || tail) detail::strict_fallback("strict paths: tma byte range with an unaligned head or tail would move it with thread loads", ctx.thread);
-    if (head || tail) before_thread_stores(ctx);
     if (head) staged_copy::copy_bytes_batched<1>(d, sp, head, ctx);
     if (tail) staged_copy::copy_bytes_batched<1>(d + head + body, sp + head + body, tail, ctx);
     if (head || tail) after_thread_stores(ctx);
@@ -142,13 +136,6 @@ struct tma_copy {
   // Collective: the fallback is taken by all threads or none (it depends only on the arguments).
   // In a role pipeline (ctx.role_producers) no barrier: every producer thread arrives on FULL
   // itself, with release semantics, which publishes its own stores (porter/tma/role_protocol.hpp).
-  //  * must not overwrite bytes another thread still reads: in the CTA-collective protocol only
-  //    thread 0 waited for the stage's release (EMPTY), so a CTA barrier comes first; every thread
-  //    reaches it after its own release of the stage's previous pass. A role pipeline's producers
-  //    each waited on EMPTY themselves.
-  static PORTER_DEVICE PORTER_FORCEINLINE void before_thread_stores(const detail::copy_context& ctx) {
-    if (!ctx.role_producers) __syncthreads();
-  }
   static PORTER_DEVICE PORTER_FORCEINLINE void after_thread_stores(const detail::copy_context& ctx) {
     ptx::fence_proxy_async_shared_cta();
     if (!ctx.role_producers) __syncthreads();

@@ -1,47 +1,35 @@
 // porter/tma/protocol.hpp — how a tma stage completes (Hopper, sm_90+).
 //
 // PROTOCOL (CTA-collective: every thread calls every operation, in the same order):
-//   header    per stage one FULL and one EMPTY mbarrier (8 bytes each, at the start of the ring),
-//             initialised by thread 0: FULL with arrival count 1, EMPTY with one arrival per thread
-//             of the CTA; then fence.mbarrier_init (PTX ISA 9.7.13.15.9, 9.7.13.4).
-//   acquire   thread 0 waits for EMPTY's phase of the stage's previous pass (nothing on pass 0):
-//             every thread has released the stage, so its reads of the old contents are ordered
-//             before the copy engine's writes that thread 0 issues next. The other threads do not
-//             wait: no CTA barrier per step, so warps that are ahead keep computing while thread 0
-//             issues (CUTLASS's PipelineTmaAsync has its producer wait on EMPTY the same way).
-//             A kernel about to store into the stage itself calls producer_acquire(stage_written),
-//             which runs one CTA barrier first (porter/pipeline.hpp): then every thread may write.
+//   header    one FULL mbarrier per stage (8 bytes each, at the start of the ring), initialised by
+//             thread 0 with arrival count 1, then fence.mbarrier_init (PTX ISA 9.7.13.15.9, 9.7.13.4).
+//   acquire   if no CTA barrier has passed since the stage to be refilled was released, one CTA
+//             barrier (porter/detail/reuse_guard.hpp): every thread's reads of the old contents are
+//             then ordered before thread 0 issues the copy engine's writes. No mbarrier traffic.
 //   copy      thread 0 raises FULL's expected transaction bytes (mbarrier.expect_tx) by the bytes of
 //             the copy and issues cp.async.bulk / cp.async.bulk.tensor completing on FULL
 //             (complete_tx::bytes). Boxes TMA cannot take (inner coordinate not 16-byte aligned;
-//             unaligned heads and tails of byte ranges) move with thread loads between two CTA
-//             barriers: the first orders every thread's reads of the old contents before the stores
-//             (only thread 0 waited on EMPTY), the second, after fence.proxy.async, orders the
-//             stores before thread 0's arrival (porter/tma/copy.hpp).
+//             unaligned heads and tails of byte ranges) move with thread loads, followed by
+//             fence.proxy.async and a CTA barrier (porter/tma/copy.hpp).
 //   commit    thread 0 arrives on FULL, once: the phase completes when that arrival has happened and
 //             every expected byte has landed. FULL never sees per-thread arrivals.
 //   wait      every thread waits for FULL's phase of this pass (mbarrier.try_wait.parity, parity =
 //             pass & 1; acquire semantics: the landed bytes are visible to the waiting thread).
 //             Debug builds give up after PORTER_DEBUG_WAIT_CYCLES and trap naming stage and pass.
-//   release   every thread arrives on EMPTY (release semantics: its reads of the stage, and any
-//             stores it made into it, come before the stage's next fill). One arrival per thread,
-//             not per warp: compute-sanitizer racecheck does not follow one lane's arrival for its
-//             warp (porter/ptx/role_ring.hpp), and the arrival is one instruction either way.
-// Why a phase cannot be confused with the next one: pass n+1 of a stage is issued only after EMPTY's
-// phase n completed, i.e. after every thread released pass n, which it does after its wait for
-// pass n: no thread still waits for the parity of pass n when pass n+1 can complete, and thread 0
-// waits for EMPTY's phase n only after it issued pass n, so it cannot see phase n-2 for it.
+//   release   no instruction: the next refill's acquire runs the CTA barrier if needed.
+// Why a phase cannot be confused with the next one: pass n+1 of a stage is only issued after a
+// CTA barrier that every thread reached after its wait for pass n, so no thread still waits for the
+// parity of pass n when pass n+1 completes.
 // Cost per step of porter::run_pipeline (S >= 2): one expect_tx and one copy per box and one
-// arrive on FULL, all by thread 0, and thread 0's wait on EMPTY; one try_wait on FULL and one
-// arrive on EMPTY per thread. No CTA barrier (unless a fallback or acquire(stage_written) asks).
+// arrive, all by thread 0; one try_wait per thread; one CTA barrier.
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier: phases, arrival count, tx-count), 9.7.9.25.4/5 (bulk
-// copies); CUTLASS sm90_pipeline.hpp (PipelineTmaAsync: producer arms FULL with expect_tx, waits
-// on EMPTY, consumers release EMPTY).
+// copies); CUTLASS sm90_pipeline.hpp (PipelineTmaAsync: producer arms FULL with expect_tx).
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
 #include "porter/detail/copy_context.hpp"
+#include "porter/detail/reuse_guard.hpp"
 #include "porter/detail/trap.hpp"
 #include "porter/ptx/mbarrier.hpp"
 #include "porter/source.hpp"
@@ -61,9 +49,8 @@ class tma_protocol {
   static constexpr int stages = Ring::stages;
 
 #if defined(__CUDACC__)
-  /// Initialise the FULL and EMPTY barriers in `header` (thread 0). Collective; the pipeline follows
-  /// it with a CTA barrier. Traps on a compile target without TMA (porter::launch refuses that on
-  /// the host).
+  /// Initialise the FULL barriers in `header` (thread 0). Collective; the pipeline follows it with
+  /// a CTA barrier. Traps on a compile target without TMA (porter::launch refuses that on the host).
   PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned nthreads) {
     if constexpr (arch::device_pass && !arch::has_tma)
       detail::trap("path tma was compiled for a target without TMA (needs sm_90); porter::launch refuses this on the host");
@@ -71,31 +58,12 @@ class tma_protocol {
     thread_ = thread;
     nthreads_ = nthreads;
     if (thread == 0) {
-      for (int s = 0; s < stages; ++s) {
-        ptx::mbarrier_init(full_ + s, 1);
-        ptx::mbarrier_init(full_ + stages + s, nthreads);  // EMPTY[s]: one arrival per thread
-      }
+      for (int s = 0; s < stages; ++s) ptx::mbarrier_init(full_ + s, 1);
       ptx::fence_mbarrier_init();
     }
   }
-  /// Make stage `stage` of pass `pass` writable by the copies: thread 0 waits for EMPTY's phase of
-  /// pass - 1 (every thread has released it). Collective; the other threads do not wait.
-  PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) {
-    if (pass == 0 || thread_ != 0) return;
-    std::uint64_t* bar = full_ + stages + stage;
-    const unsigned parity = (pass - 1u) & 1u;
-#if PORTER_DEBUG
-    const long long t0 = clock64();
-    while (!ptx::mbarrier_try_wait_parity(bar, parity))
-      if (clock64() - t0 > PORTER_DEBUG_WAIT_CYCLES)
-        detail::trap_stage("producer_acquire: the stage was never released (empty-barrier wait timed out: a thread skipped "
-                           "consumer_release)",
-                           stage, pass);
-#else
-    while (!ptx::mbarrier_try_wait_parity(bar, parity)) {
-    }
-#endif
-  }
+  /// Make stage `stage` of pass `pass` writable. Collective.
+  PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { guard_.before_acquire(stage, pass); }
   /// Copy a box into buffer I of `stage`. Collective. Traps when the source does not allow tma.
   template <int I, class Box>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
@@ -131,8 +99,8 @@ class tma_protocol {
     }
 #endif
   }
-  /// This thread is done reading the stage: its arrival on EMPTY. Collective.
-  PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned stage, unsigned /*pass*/) { ptx::mbarrier_arrive(full_ + stages + stage); }
+  /// This thread is done reading the stage. Collective.
+  PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned /*stage*/, unsigned /*pass*/) { guard_.on_release(); }
 
  private:
   PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx(unsigned stage) const {
@@ -140,7 +108,8 @@ class tma_protocol {
   }
 #endif  // __CUDACC__
 
-  std::uint64_t* full_ = nullptr;  ///< FULL[s] at full_ + s, EMPTY[s] at full_ + stages + s
+  std::uint64_t* full_ = nullptr;
+  detail::reuse_guard<Ring::stages> guard_{};
   unsigned thread_ = 0, nthreads_ = 0;
 };
 
