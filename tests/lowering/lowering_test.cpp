@@ -442,7 +442,7 @@ TEST(LoweringRoles, TmaFullCountsTheProducerThreadsAndFallbacksRunNoBarrier) {
 TEST(LoweringRoles, CpAsyncArrivesThroughCpAsyncMbarrierArrive) {
   for (int sm : {80, 90}) {
     const auto k = code(sm, "cp_async", "roles2d");
-    EXPECT_EQ(sorted_init_counts(k), (std::vector<long>{4, 4, 4, 32, 32, 32})) << k.label << ": FULL: 32 producer threads";
+    EXPECT_EQ(sorted_init_counts(k), (std::vector<long>{32, 32, 32, 128, 128, 128})) << k.label << ": FULL: 32 producer threads; EMPTY: 128 consumer threads";
     EXPECT_TRUE(has(k, "cp.async.cg.shared.global"));
     EXPECT_TRUE(has(k, "cp.async.mbarrier.arrive.noinc.shared::cta.b64"));  // one arrival per producer thread
     EXPECT_TRUE(lacks(k, "cp.async.bulk"));
@@ -452,7 +452,7 @@ TEST(LoweringRoles, CpAsyncArrivesThroughCpAsyncMbarrierArrive) {
 TEST(LoweringRoles, StagedProducersStoreAndArriveWithoutAsyncCopies) {
   for (int sm : {80, 90}) {
     const auto k = code(sm, "staged", "roles2d");
-    EXPECT_EQ(sorted_init_counts(k), (std::vector<long>{4, 4, 4, 32, 32, 32})) << k.label;
+    EXPECT_EQ(sorted_init_counts(k), (std::vector<long>{32, 32, 32, 128, 128, 128})) << k.label << ": FULL: 32 producer threads; EMPTY: 128 consumer threads";
     EXPECT_TRUE(lacks(k, "cp.async"));
     EXPECT_TRUE(has(k, "mbarrier.arrive.shared::cta.b64"));
   }
