@@ -10,9 +10,8 @@
 //     cp_async_wait<S - 2>(), runs one __syncthreads, refills the stage consumed one step earlier with
 //     K-tile kt + S - 1 (and fences, also when there is none left, so the group count stays right),
 //     then computes on stage kt % S.
-// The compute is the sgemm workload's (compute.cuh sgemm_mma, sgemm_store), so the port
-// (pb_port_cute, after.cuh: this kernel line by line, its copies and waits on porter) gives the
-// same bits.
+// The compute is the sgemm workload's (compute.cuh sgemm_mma, sgemm_store), so the port (after.cuh
+// pb_port_cute: this kernel line by line, its copies and waits on porter) gives the same bits.
 // Needs m % 128 == 0, n % 128 == 0, k % 8 == 0 (no predication: CuTe's cp.async atoms have no
 // zero fill; checked on the host) and sm_80 (cp.async; the rows need compute capability 8.0: CuTe
 // compiles the atom to a trap below sm_80).
