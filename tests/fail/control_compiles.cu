@@ -68,6 +68,18 @@ void host_launch_struct(const hooked_params& p, const plain_params& q, float* ou
                                     dim3(32), 0, nullptr, p, q, out);
   porter::launch<porter::path::staged>(&k_hooked, dim3(1), dim3(32), 0, nullptr, p, q, out);
 }
+// An aggregate with empty members (tags) is visited too: the empty ones are skipped.
+struct mode_tag {};
+struct tagged_params {
+  mode_tag mode;
+  int n;
+  porter::tiled_source<tile> src;
+  mode_tag end;
+};
+__global__ void k_tagged(const __grid_constant__ tagged_params p, float* out) { out[threadIdx.x] = float(p.n); }
+void host_launch_tagged(const tagged_params& p, float* out) {
+  porter::launch<porter::path::staged>(&k_tagged, dim3(1), dim3(32), 0, nullptr, p, out);
+}
 
 // The correct forms of the fragment misuses (fragment_*.cu, wgmma_descriptor_dense_box.cu).
 using frag_tile = porter::swizzled<porter::box<std::uint16_t, 32, 64>, porter::swizzle::b128>;

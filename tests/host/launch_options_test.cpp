@@ -260,6 +260,58 @@ TEST(LaunchStructSources, SourcesInsideAOneElementArrayFieldAreFound) {
   EXPECT_FALSE(v[0].mask & porter::path_bit(path_id::tma));
 }
 
+/// An empty member type (a tag, a stateless functor): it holds nothing.
+struct tag {};
+/// Empty, 128-byte aligned and not an aggregate (a constructor): porter cannot look into it, and
+/// need not: an empty class holds no source.
+struct alignas(128) empty_aligned_class {
+  empty_aligned_class() {}
+};
+
+TEST(LaunchStructSources, EmptyMembersAreSkippedAndKeepTheirFieldNumbers) {
+  // `{x}` cannot initialise an empty aggregate member (it has no element for x), so the braced
+  // field count stopped at the first empty member and the struct was refused at compile time.
+  struct alignas(128) with_tags {
+    tag first;
+    int tiles;
+    tag middle;
+    porter::tiled_source<B> src;
+    empty_aligned_class also_empty;
+    tag last;
+  };
+  static_assert(porter::detail::fields::visitable_fields<with_tags>() == 6);
+  struct alignas(128) only_tags {
+    tag a, b;
+  };
+  static_assert(porter::detail::fields::visitable_fields<only_tags>() == 2);
+  std::vector<float> mem(128 * 128);
+  with_tags w{};
+  w.src = h200_source<B>(mem, 100, 100, 101);
+  const auto v = sources_of(7, w, only_tags{}, empty_aligned_class{});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].where, "kernel argument 1, field 3");
+  EXPECT_FALSE(v[0].mask & porter::path_bit(path_id::tma));
+  // The `{}` count does not let through what the other counts refuse: a C array beside a tag, a
+  // non-const reference beside a tag, and an empty base (a field for `{}`, but no structured
+  // binding) still need the hook.
+  struct alignas(128) tag_and_array {
+    tag t;
+    int a[2];
+  };
+  struct alignas(128) tag_and_ref {
+    tag t;
+    int& r;
+    porter::tiled_source<B> s;
+  };
+  struct alignas(128) tag_base : tag {
+    int n;
+    porter::tiled_source<B> s;
+  };
+  static_assert(porter::detail::fields::visitable_fields<tag_and_array>() == -1);
+  static_assert(porter::detail::fields::visitable_fields<tag_and_ref>() == -1);
+  static_assert(porter::detail::fields::visitable_fields<tag_base>() == -1);
+}
+
 TEST(LaunchStructSources, ReferenceMembersAndUnionsAreNotTakenForEmptyStructs) {
   struct alignas(128) with_ref {  // a non-const reference: the probes' conversions cannot bind it
     int& r;
