@@ -25,7 +25,9 @@
 // device / kernel: cudaGetDeviceProperties, cudaFuncGetAttributes; later calls: a lock and a map
 // lookup each); the dynamic shared-memory opt-in is set once per kernel and size, the non-portable
 // cluster opt-in once per kernel. The concrete form allocates nothing per call (the options'
-// vector is the caller's, built once); the automatic form builds its reason string. porter-bench
+// vector is the caller's, built once), nor does the kernel_family form forced to a concrete path
+// (its choice, "<path>: forced", is one constant per path, built on first use); the automatic
+// form builds its reason string. porter-bench
 // reports the measured cost of a launch call against a raw <<<>>> and a raw cudaLaunchKernelEx
 // ("Launch host cost").
 #pragma once
@@ -202,6 +204,20 @@ inline const launch_options& no_options() {
   static const launch_options o;
   return o;
 }
+
+/// The choice a kernel_family launch forced to concrete path `P` returns: path P::id, reason
+/// "<P::name>: forced". One constant per path, built on first use (thread-safe static
+/// initialisation), so such a launch builds no string per call.
+template <class P>
+const path_choice& forced_choice() {
+  static const path_choice c{P::id, std::string(P::name) + ": forced"};
+  return c;
+}
+
+/// What porter::launch of a kernel_family returns for path tag `Path`: the choice by value for
+/// path::automatic (built for this launch), a reference to forced_choice<Path>() for a concrete path.
+template <class Path>
+using family_launch_result = std::conditional_t<std::is_same_v<Path, path::automatic>, path_choice, const path_choice&>;
 
 template <class T> struct is_tiled_source : std::false_type {};
 template <class B> struct is_tiled_source<tiled_source<B>> : std::true_type {};
@@ -445,39 +461,53 @@ path_choice choose_path_for(const kernel_family<Make>& family, const Args&... ar
   return choose_path(candidates, caps, ptrs, n);
 }
 
-/// Launch the instantiation of `family` for the path `automatic` chooses (choose_path_for), or for
-/// `Path` when it is concrete, with the checks and the launch of the concrete form (options
-/// included: strict paths for the chosen path, clusters, dependent launch). Returns the choice.
-template <class Path, class Make, class... Args>
-path_choice launch(const launch_options& options, const kernel_family<Make>& family, dim3 grid, dim3 block, std::size_t shared_bytes,
-                   stream_t stream, Args&&... args) {
-  static_assert(is_path<Path>::value, "porter::launch<Path>: Path must be a porter::path tag.");
-  path_choice c;
-  if constexpr (std::is_same_v<Path, path::automatic>) {
-    c = choose_path_for(family, args...);
-  } else {
-    c.path = Path::id;
-    c.reason = std::string(Path::name) + ": forced";
-  }
+namespace detail {
+/// Launch the instantiation of `family` for concrete path `p` of this build's registry (the
+/// concrete form's checks and launch). Throws errc::path_unsupported (rule launch.path_vendor)
+/// when the registry has no lowering for `p`.
+template <class Make, class... Args>
+void launch_family_as(path_id p, const launch_options& options, const kernel_family<Make>& family, dim3 grid, dim3 block,
+                      std::size_t shared_bytes, stream_t stream, Args&&... args) {
   bool launched = false;
-  lowerings::for_each_path(lowerings::all{}, [&](auto p) {
-    using P = decltype(p);
-    if (launched || P::id != c.path) return;
+  lowerings::for_each_path(lowerings::all{}, [&](auto q) {
+    using P = decltype(q);
+    if (launched || P::id != p) return;
     launched = true;
-    launch<P>(options, family.make(p), grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+    launch<P>(options, family.make(q), grid, block, shared_bytes, stream, std::forward<Args>(args)...);
   });
   if (!launched)
     throw error(errc::path_unsupported, "launch.path_vendor",
-                std::string("path ") + path_id_name(c.path) + " has no lowering in this build (" +
+                std::string("path ") + path_id_name(p) + " has no lowering in this build (" +
                     (PORTER_HIP ? "HIP: AMD GPUs run staged" : "CUDA") + ")");
-  return c;
+}
+}  // namespace detail
+
+/// Launch the instantiation of `family` for the path `automatic` chooses (choose_path_for), or for
+/// `Path` when it is concrete, with the checks and the launch of the concrete form (options
+/// included: strict paths for the chosen path, clusters, dependent launch). Returns the choice:
+/// for path::automatic by value, with the cost model's sentence; for a concrete path a reference to
+/// that path's constant choice (detail::forced_choice: reason "<path>: forced", built on first
+/// use), so the forced form builds no string per call. Throws as the concrete form does.
+template <class Path, class Make, class... Args>
+detail::family_launch_result<Path> launch(const launch_options& options, const kernel_family<Make>& family, dim3 grid, dim3 block,
+                                          std::size_t shared_bytes, stream_t stream, Args&&... args) {
+  static_assert(is_path<Path>::value, "porter::launch<Path>: Path must be a porter::path tag.");
+  if constexpr (std::is_same_v<Path, path::automatic>) {
+    path_choice c = choose_path_for(family, args...);
+    detail::launch_family_as(c.path, options, family, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+    return c;
+  } else {
+    detail::launch_family_as(Path::id, options, family, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+    return detail::forced_choice<Path>();
+  }
 }
 
-/// Launch the instantiation of `family` for the path `automatic` chooses (choose_path_for), with
-/// the checks of the concrete form. Returns the choice.
+/// Launch the instantiation of `family` for the path `automatic` chooses (choose_path_for), or for
+/// `Path` when it is concrete, with the checks of the concrete form. Returns the choice (as the
+/// form with options).
 template <class Path, class Make, class... Args>
-path_choice launch(const kernel_family<Make>& family, dim3 grid, dim3 block, std::size_t shared_bytes, stream_t stream,
-                   Args&&... args) {
+detail::family_launch_result<Path> launch(const kernel_family<Make>& family, dim3 grid, dim3 block, std::size_t shared_bytes,
+                                          stream_t stream, Args&&... args) {
   return launch<Path>(detail::no_options(), family, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
 }
 

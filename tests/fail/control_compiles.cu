@@ -42,6 +42,12 @@ void host_launch(const porter::tiled_source<tile>& src, const porter::tiled_sour
   porter::launch<porter::path::automatic>(porter::kernel_family{[](auto p) { return &control<decltype(p)>; }}, dim3(1), dim3(128), 0,
                                           nullptr, src, img, raw, out);
   porter::launch<porter::path::staged>(&control<porter::path::staged>, dim3(1), dim3(128), 0, nullptr, src, img, raw, out);
+  // The family form forced to one path returns that path's constant choice (no string per call).
+  const porter::path_choice& forced = porter::launch<porter::path::staged>(
+      porter::kernel_family{[](auto p) { return &control<decltype(p)>; }}, dim3(1), dim3(128), 0, nullptr, src, img, raw, out);
+  const porter::path_choice copied = porter::launch<porter::path::automatic>(
+      porter::kernel_family{[](auto p) { return &control<decltype(p)>; }}, dim3(1), dim3(128), 0, nullptr, src, img, raw, out);
+  (void)forced, (void)copied;
 }
 
 // The correct form of launch_struct_without_hook.cu: the struct names its source with the hook, and

@@ -150,6 +150,24 @@ TEST(LaunchDependent, CheckLaunchAttributesRunsOnlyTheRulesAskedFor) {
   EXPECT_EQ(p->rule(), "launch.pdl_device");
 }
 
+// ---- kernel_family launches forced to a concrete path --------------------------------------------
+
+TEST(LaunchFamily, AForcedFamilyLaunchReturnsOneConstantChoicePerPathWithTheSameReason) {
+  // porter::launch<P>(kernel_family, ...) for a concrete P returns detail::forced_choice<P>() (a
+  // CUDA translation unit's code; its return type is checked here): the reason reads as before,
+  // and is built once per path, not per launch.
+  static_assert(std::is_same_v<porter::detail::family_launch_result<porter::path::cp_async>, const porter::path_choice&>);
+  static_assert(std::is_same_v<porter::detail::family_launch_result<porter::path::automatic>, porter::path_choice>);
+  const porter::path_choice& c = porter::detail::forced_choice<porter::path::cp_async>();
+  EXPECT_EQ(c.path, path_id::cp_async);
+  EXPECT_EQ(c.reason, "cp_async: forced");
+  EXPECT_EQ(&c, &porter::detail::forced_choice<porter::path::cp_async>()) << "one constant, not one string per call";
+  EXPECT_EQ(porter::detail::forced_choice<porter::path::tma>().path, path_id::tma);
+  EXPECT_EQ(porter::detail::forced_choice<porter::path::tma>().reason, "tma: forced");
+  EXPECT_EQ(porter::detail::forced_choice<porter::path::staged>().path, path_id::staged);
+  EXPECT_EQ(porter::detail::forced_choice<porter::path::staged>().reason, "staged: forced");
+}
+
 // ---- sources inside struct arguments -------------------------------------------------------------
 
 using B = porter::box<float, 16, 64>;
