@@ -61,6 +61,17 @@ using stream_t = cudaStream_t;  ///< the runtime's stream type (CUDA)
 /// build), launch.path_device (compute capability), launch.path_binary (code too old for the path).
 void check_path_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc);
 
+/// Throws porter::error(errc::path_unsupported) unless a kernel that uses a porter::role_pipeline
+/// on concrete path `p` can run on `caps` with its code compiled for `kernel_ptx_cc` (as above; 0:
+/// unknown). The role protocols complete stages on FULL/EMPTY mbarriers, so each needs its path
+/// tag's role_min_compute_capability (= role_pipeline<...>::min_compute_capability): tma 9.0,
+/// cp_async 8.0, and staged 8.0 although the staged path itself runs everywhere. Rules:
+/// launch.role_pipeline_vendor (an AMD GPU: no role protocol there yet), launch.role_pipeline_device
+/// (compute capability below it), launch.role_pipeline_binary (code compiled below it, where the
+/// role protocol compiles to a trap). porter::launch runs it when told the kernel uses a role
+/// pipeline (launch_options::uses_role_pipeline): it cannot see that from the kernel.
+void check_role_pipeline_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc);
+
 /// Throws porter::error(errc::shared_memory) when `bytes` of dynamic shared memory exceed the
 /// device's per-block opt-in limit (cudaDevAttrMaxSharedMemoryPerBlockOptin). On an AMD device
 /// (caps.hip) `bytes` is the workgroup's whole LDS need (static + dynamic) and the limit is its LDS
@@ -161,6 +172,15 @@ struct source_copies {
 /// porter::wait_prior_grid() before reading what the previous kernel wrote; that kernel may call
 /// porter::launch_dependents() to let this one start early. sm_90 only (check_programmatic_dependent_launch).
 ///
+/// role_pipeline_kernel (uses_role_pipeline()): the kernel builds a porter::role_pipeline. The launch
+/// then also checks check_role_pipeline_on_device for the path it runs (forced, or the one
+/// automatic chose): a staged role pipeline needs compute capability 8.0 and code for it, where the
+/// CTA-collective staged pipeline runs everywhere. porter::launch cannot find this out itself: it
+/// sees the kernel as a function pointer `void (*)(Params...)` and its arguments, and a role
+/// pipeline is built inside the kernel's body over its shared memory, in neither; nor does
+/// cudaFuncGetAttributes say (registers, shared memory, ptxVersion, maxThreadsPerBlock). Without
+/// the option such a kernel traps on an sm_75 device instead of being refused.
+///
 /// strict_paths: a forced path must move every byte with its own instruction. For each tiled
 /// source given a pattern in `copies`, the host computes copy_mechanisms for the path the launch
 /// runs (forced, or the one automatic chose) and throws porter::error(errc::path_unsupported, rule
@@ -174,6 +194,7 @@ struct launch_options {
   std::vector<source_copies> copies;
   dims3 cluster_dims{};           ///< CTAs per cluster; {1, 1, 1}: no cluster
   bool dependent_launch = false;  ///< programmatic dependent launch
+  bool role_pipeline_kernel = false;  ///< the kernel uses a porter::role_pipeline
   /// Launch in clusters of `d` CTAs (see above).
   launch_options& cluster(dims3 d) {
     cluster_dims = d;
@@ -182,6 +203,12 @@ struct launch_options {
   /// Allow the launch to overlap the previous kernel of its stream (see above).
   launch_options& programmatic_dependent_launch(bool on = true) {
     dependent_launch = on;
+    return *this;
+  }
+  /// Declare that the kernel uses a porter::role_pipeline (see above): the launch refuses devices
+  /// and binaries its role protocol cannot run on.
+  launch_options& uses_role_pipeline(bool on = true) {
+    role_pipeline_kernel = on;
     return *this;
   }
   /// True when the launch needs cudaLaunchKernelEx (a cluster of more than one CTA, or PDL).
@@ -278,6 +305,12 @@ void check_sources(path_id p, const device_caps& caps, const Args&... args) {
       args...);
 }
 
+/// The role pipeline's host check for a launch that runs as path `p`, when the options declare one
+/// (launch_options::uses_role_pipeline; check_role_pipeline_on_device).
+inline void check_role_pipeline(path_id p, const launch_options& o, const device_caps& caps, int kernel_ptx_cc) {
+  if (o.role_pipeline_kernel) check_role_pipeline_on_device(p, caps, kernel_ptx_cc);
+}
+
 /// The launch attributes' host checks (check_cluster, check_programmatic_dependent_launch).
 inline void check_launch_attributes(const launch_options& o, dims3 grid, const device_caps& caps, int kernel_ptx_cc) {
   if (o.cluster_dims.count() != 1) check_cluster(grid, o.cluster_dims, caps, kernel_ptx_cc);
@@ -348,6 +381,8 @@ cudaError_t launch_ex(const cudaLaunchConfig_t& cfg, void (*kernel)(Params...), 
 ///  * the device exists and the kernel has code for it (cached cudaFuncGetAttributes);
 ///  * `Path` can run there: tma needs compute capability 9.0 and code compiled for sm_90+,
 ///    cp_async 8.0 and sm_80+, both an NVIDIA GPU; staged runs everywhere;
+///  * when options.uses_role_pipeline() says the kernel uses a porter::role_pipeline, its role
+///    protocol can run there (check_role_pipeline_on_device: staged too needs 8.0 and sm_80+ code);
 ///  * every porter::tiled_source the arguments hold allows `Path`: arguments that are sources, and
 ///    sources inside struct arguments (porter/detail/fields.hpp); the message names the argument
 ///    and the field path (rule launch.source_path);
@@ -375,6 +410,7 @@ void launch(const launch_options& options, void (*kernel)(Params...), dim3 grid,
   const detail::function_info& fi = detail::function_info_of(f);
   if (!fi.ok) detail::throw_no_code(fi);
   check_path_on_device(Path::id, caps, fi.ptx_version);
+  detail::check_role_pipeline(Path::id, options, caps, fi.ptx_version);
   check_block_size(block.x * block.y * block.z, fi.max_threads, Path::name);
   detail::check_sources(Path::id, caps, args...);
   detail::check_launch_attributes(options, grid, caps, fi.ptx_version);

@@ -113,3 +113,10 @@ __global__ void control_roles(const __grid_constant__ porter::tiled_source<tile>
     pipe.consumer_release(ready);
   }
 }
+// A kernel with a role pipeline is launched with the option that declares it (the launch then
+// refuses devices and binaries the role protocol cannot run on).
+void host_launch_roles(const porter::tiled_source<tile>& src, float* out) {
+  using pipe = porter::role_pipeline<porter::path::tma, ctl_roles, 2, tile>;
+  porter::launch<porter::path::tma>(porter::launch_options{}.uses_role_pipeline(), &control_roles, dim3(1), dim3(pipe::threads),
+                                    pipe::shared_bytes, nullptr, src, out);
+}

@@ -10,6 +10,7 @@
 
 #include "fixtures.hpp"
 #include "porter/launch.hpp"
+#include "porter/role_pipeline.hpp"
 #include "porter/schedule_types.hpp"
 #include "porter/source.hpp"
 
@@ -148,6 +149,72 @@ TEST(LaunchDependent, CheckLaunchAttributesRunsOnlyTheRulesAskedFor) {
   });
   ASSERT_TRUE(p);
   EXPECT_EQ(p->rule(), "launch.pdl_device");
+}
+
+// ---- kernels that use a porter::role_pipeline ----------------------------------------------------
+
+using one_four = porter::roles<porter::warps<1>, porter::warps<4>>;
+template <class P>
+using role_pipe = porter::role_pipeline<P, one_four, 2, porter::box<float, 8, 32>>;
+
+TEST(LaunchRolePipeline, EveryRoleProtocolNeedsMbarrierSoStagedNeedsComputeCapability80) {
+  static_assert(role_pipe<porter::path::tma>::min_compute_capability == 90);
+  static_assert(role_pipe<porter::path::cp_async>::min_compute_capability == 80);
+  static_assert(role_pipe<porter::path::staged>::min_compute_capability == 80, "above the staged path's own 0");
+  static_assert(porter::path::staged::min_compute_capability == 0);
+}
+
+TEST(LaunchRolePipeline, AStagedRolePipelineIsRefusedOnASm75DeviceNamingTheRuleAndTheWayOut) {
+  const auto e = thrown([] { porter::check_role_pipeline_on_device(path_id::staged, porter_test::t4(), 75); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code(), errc::path_unsupported);
+  EXPECT_EQ(e->rule(), "launch.role_pipeline_device");
+  EXPECT_TRUE(Contains(e->what(), "a kernel with a porter::role_pipeline on path staged needs compute capability 8.0")) << e->what();
+  EXPECT_TRUE(Contains(e->what(), "FULL/EMPTY mbarriers")) << e->what();
+  EXPECT_TRUE(Contains(e->what(), "'Tesla T4' has 7.5")) << e->what();
+  EXPECT_TRUE(Contains(e->what(), "use porter::pipeline there")) << e->what();
+  // The CTA-collective staged pipeline runs there: the path itself is not refused.
+  EXPECT_NO_THROW(porter::check_path_on_device(path_id::staged, porter_test::t4(), 75));
+}
+
+TEST(LaunchRolePipeline, CodeCompiledForSm75IsRefusedOnAnA100AndAnAmdGpuHasNoRoleProtocol) {
+  const auto b = thrown([] { porter::check_role_pipeline_on_device(path_id::staged, porter_test::a100(), 75); });
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->rule(), "launch.role_pipeline_binary");
+  EXPECT_TRUE(Contains(b->what(), "compiled for compute_75")) << b->what();
+  EXPECT_TRUE(Contains(b->what(), "CUDA_ARCHITECTURES")) << b->what();
+  const auto v = thrown([] { porter::check_role_pipeline_on_device(path_id::staged, porter_test::mi250x(), 0); });
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->rule(), "launch.role_pipeline_vendor");
+  EXPECT_TRUE(Contains(v->what(), "AMD Instinct MI250X")) << v->what();
+  // tma's role pipeline needs what the path needs (the launch's path check refuses it first).
+  const auto t = thrown([] { porter::check_role_pipeline_on_device(path_id::tma, porter_test::a100(), 80); });
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->rule(), "launch.role_pipeline_device");
+  EXPECT_TRUE(Contains(t->what(), "needs compute capability 9.0 (the path's TMA")) << t->what();
+}
+
+TEST(LaunchRolePipeline, EveryPathPassesWhereItsRoleProtocolRuns) {
+  for (path_id p : {path_id::cp_async, path_id::staged}) {
+    EXPECT_NO_THROW(porter::check_role_pipeline_on_device(p, porter_test::a100(), 80));
+    EXPECT_NO_THROW(porter::check_role_pipeline_on_device(p, porter_test::a100(), 0)) << "binary unknown";
+    EXPECT_NO_THROW(porter::check_role_pipeline_on_device(p, porter_test::h200(), 90));
+  }
+  EXPECT_NO_THROW(porter::check_role_pipeline_on_device(path_id::tma, porter_test::h200(), 90));
+}
+
+TEST(LaunchRolePipeline, TheLaunchChecksOnlyWhenTheOptionsSayTheKernelUsesOne) {
+  // porter::launch cannot see a role pipeline inside the kernel: the option declares it.
+  EXPECT_FALSE(porter::launch_options{}.role_pipeline_kernel);
+  const auto o = porter::launch_options{}.uses_role_pipeline();
+  EXPECT_TRUE(o.role_pipeline_kernel);
+  EXPECT_FALSE(o.has_launch_attributes()) << "a declaration, not a launch attribute";
+  EXPECT_FALSE(porter::launch_options{}.uses_role_pipeline().uses_role_pipeline(false).role_pipeline_kernel);
+  EXPECT_NO_THROW(porter::detail::check_role_pipeline(path_id::staged, porter::launch_options{}, porter_test::t4(), 75));
+  const auto e = thrown([&] { porter::detail::check_role_pipeline(path_id::staged, o, porter_test::t4(), 75); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->rule(), "launch.role_pipeline_device");
+  EXPECT_NO_THROW(porter::detail::check_role_pipeline(path_id::staged, o, porter_test::a100(), 80));
 }
 
 // ---- kernel_family launches forced to a concrete path --------------------------------------------
