@@ -89,6 +89,33 @@ std::string dims_text(dims3 d) { return std::to_string(d.x) + "x" + std::to_stri
 std::string cc_text(const device_caps& caps) { return std::to_string(caps.cc_major) + "." + std::to_string(caps.cc_minor); }
 }  // namespace
 
+void check_role_pipeline_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc) {
+  const rules::lowering_rules& l = rules::rules_of(p);
+  const int min_cc = l.role_min_compute_capability;
+  // The sentences are built only when a rule fails.
+  const auto asked = [&] { return std::string("a kernel with a porter::role_pipeline on path ") + l.name; };
+  const auto cc = [](int v) { return std::to_string(v / 10) + "." + std::to_string(v % 10); };
+  const auto why = [&] {
+    return min_cc > l.min_compute_capability ? std::string("its stages complete on FULL/EMPTY mbarriers")
+                                             : std::string("the path's ") + l.instructions + ", its stages on FULL/EMPTY mbarriers";
+  };
+  if (caps.hip)
+    throw error(errc::path_unsupported, "launch.role_pipeline_vendor",
+                asked() + ": porter has no role protocol for AMD GPUs yet (device '" + caps.describe() +
+                    "'); use porter::pipeline (CTA-collective), which runs staged there");
+  if (caps.compute_capability() < min_cc)
+    throw error(errc::path_unsupported, "launch.role_pipeline_device",
+                asked() + " needs compute capability " + cc(min_cc) + " (" + why() + "); device " + std::to_string(caps.device) + " '" +
+                    caps.name + "' has " + cc_text(caps) +
+                    ", where the kernel would trap: use porter::pipeline there (CTA-collective; staged runs on every GPU)");
+  if (kernel_ptx_cc > 0 && kernel_ptx_cc < min_cc)
+    throw error(errc::path_unsupported, "launch.role_pipeline_binary",
+                asked() + " needs code compiled for sm_" + std::to_string(min_cc) + " or newer; the kernel's code for device '" +
+                    caps.name + "' was compiled for compute_" + std::to_string(kernel_ptx_cc) +
+                    ", where the role protocol compiles to a trap (add " + std::to_string(caps.compute_capability()) +
+                    " to the target's CUDA_ARCHITECTURES)");
+}
+
 void check_cluster(dims3 grid, dims3 cluster, const device_caps& caps, int kernel_ptx_cc) {
   if (cluster.count() == 1) return;
   // The sentence is built only when a rule fails: a launch that passes allocates nothing here.

@@ -25,7 +25,9 @@
 // device / kernel: cudaGetDeviceProperties, cudaFuncGetAttributes; later calls: a lock and a map
 // lookup each); the dynamic shared-memory opt-in is set once per kernel and size, the non-portable
 // cluster opt-in once per kernel. The concrete form allocates nothing per call (the options'
-// vector is the caller's, built once); the automatic form builds its reason string. porter-bench
+// vector is the caller's, built once), nor does the kernel_family form forced to a concrete path
+// (its choice, "<path>: forced", is one constant per path, built on first use); the automatic
+// form builds its reason string. porter-bench
 // reports the measured cost of a launch call against a raw <<<>>> and a raw cudaLaunchKernelEx
 // ("Launch host cost").
 #pragma once
@@ -58,6 +60,17 @@ using stream_t = cudaStream_t;  ///< the runtime's stream type (CUDA)
 /// e.g. 90; 0 when unknown). Rules: launch.path_vendor (an NVIDIA family on an AMD GPU, or in a HIP
 /// build), launch.path_device (compute capability), launch.path_binary (code too old for the path).
 void check_path_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc);
+
+/// Throws porter::error(errc::path_unsupported) unless a kernel that uses a porter::role_pipeline
+/// on concrete path `p` can run on `caps` with its code compiled for `kernel_ptx_cc` (as above; 0:
+/// unknown). The role protocols complete stages on FULL/EMPTY mbarriers, so each needs its path
+/// tag's role_min_compute_capability (= role_pipeline<...>::min_compute_capability): tma 9.0,
+/// cp_async 8.0, and staged 8.0 although the staged path itself runs everywhere. Rules:
+/// launch.role_pipeline_vendor (an AMD GPU: no role protocol there yet), launch.role_pipeline_device
+/// (compute capability below it), launch.role_pipeline_binary (code compiled below it, where the
+/// role protocol compiles to a trap). porter::launch runs it when told the kernel uses a role
+/// pipeline (launch_options::uses_role_pipeline): it cannot see that from the kernel.
+void check_role_pipeline_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc);
 
 /// Throws porter::error(errc::shared_memory) when `bytes` of dynamic shared memory exceed the
 /// device's per-block opt-in limit (cudaDevAttrMaxSharedMemoryPerBlockOptin). On an AMD device
@@ -159,6 +172,15 @@ struct source_copies {
 /// porter::wait_prior_grid() before reading what the previous kernel wrote; that kernel may call
 /// porter::launch_dependents() to let this one start early. sm_90 only (check_programmatic_dependent_launch).
 ///
+/// role_pipeline_kernel (uses_role_pipeline()): the kernel builds a porter::role_pipeline. The launch
+/// then also checks check_role_pipeline_on_device for the path it runs (forced, or the one
+/// automatic chose): a staged role pipeline needs compute capability 8.0 and code for it, where the
+/// CTA-collective staged pipeline runs everywhere. porter::launch cannot find this out itself: it
+/// sees the kernel as a function pointer `void (*)(Params...)` and its arguments, and a role
+/// pipeline is built inside the kernel's body over its shared memory, in neither; nor does
+/// cudaFuncGetAttributes say (registers, shared memory, ptxVersion, maxThreadsPerBlock). Without
+/// the option such a kernel traps on an sm_75 device instead of being refused.
+///
 /// strict_paths: a forced path must move every byte with its own instruction. For each tiled
 /// source given a pattern in `copies`, the host computes copy_mechanisms for the path the launch
 /// runs (forced, or the one automatic chose) and throws porter::error(errc::path_unsupported, rule
@@ -172,6 +194,7 @@ struct launch_options {
   std::vector<source_copies> copies;
   dims3 cluster_dims{};           ///< CTAs per cluster; {1, 1, 1}: no cluster
   bool dependent_launch = false;  ///< programmatic dependent launch
+  bool role_pipeline_kernel = false;  ///< the kernel uses a porter::role_pipeline
   /// Launch in clusters of `d` CTAs (see above).
   launch_options& cluster(dims3 d) {
     cluster_dims = d;
@@ -180,6 +203,12 @@ struct launch_options {
   /// Allow the launch to overlap the previous kernel of its stream (see above).
   launch_options& programmatic_dependent_launch(bool on = true) {
     dependent_launch = on;
+    return *this;
+  }
+  /// Declare that the kernel uses a porter::role_pipeline (see above): the launch refuses devices
+  /// and binaries its role protocol cannot run on.
+  launch_options& uses_role_pipeline(bool on = true) {
+    role_pipeline_kernel = on;
     return *this;
   }
   /// True when the launch needs cudaLaunchKernelEx (a cluster of more than one CTA, or PDL).
@@ -202,6 +231,20 @@ inline const launch_options& no_options() {
   static const launch_options o;
   return o;
 }
+
+/// The choice a kernel_family launch forced to concrete path `P` returns: path P::id, reason
+/// "<P::name>: forced". One constant per path, built on first use (thread-safe static
+/// initialisation), so such a launch builds no string per call.
+template <class P>
+const path_choice& forced_choice() {
+  static const path_choice c{P::id, std::string(P::name) + ": forced"};
+  return c;
+}
+
+/// What porter::launch of a kernel_family returns for path tag `Path`: the choice by value for
+/// path::automatic (built for this launch), a reference to forced_choice<Path>() for a concrete path.
+template <class Path>
+using family_launch_result = std::conditional_t<std::is_same_v<Path, path::automatic>, path_choice, const path_choice&>;
 
 template <class T> struct is_tiled_source : std::false_type {};
 template <class B> struct is_tiled_source<tiled_source<B>> : std::true_type {};
@@ -260,6 +303,12 @@ void check_sources(path_id p, const device_caps& caps, const Args&... args) {
         });
       },
       args...);
+}
+
+/// The role pipeline's host check for a launch that runs as path `p`, when the options declare one
+/// (launch_options::uses_role_pipeline; check_role_pipeline_on_device).
+inline void check_role_pipeline(path_id p, const launch_options& o, const device_caps& caps, int kernel_ptx_cc) {
+  if (o.role_pipeline_kernel) check_role_pipeline_on_device(p, caps, kernel_ptx_cc);
 }
 
 /// The launch attributes' host checks (check_cluster, check_programmatic_dependent_launch).
@@ -332,6 +381,8 @@ cudaError_t launch_ex(const cudaLaunchConfig_t& cfg, void (*kernel)(Params...), 
 ///  * the device exists and the kernel has code for it (cached cudaFuncGetAttributes);
 ///  * `Path` can run there: tma needs compute capability 9.0 and code compiled for sm_90+,
 ///    cp_async 8.0 and sm_80+, both an NVIDIA GPU; staged runs everywhere;
+///  * when options.uses_role_pipeline() says the kernel uses a porter::role_pipeline, its role
+///    protocol can run there (check_role_pipeline_on_device: staged too needs 8.0 and sm_80+ code);
 ///  * every porter::tiled_source the arguments hold allows `Path`: arguments that are sources, and
 ///    sources inside struct arguments (porter/detail/fields.hpp); the message names the argument
 ///    and the field path (rule launch.source_path);
@@ -359,6 +410,7 @@ void launch(const launch_options& options, void (*kernel)(Params...), dim3 grid,
   const detail::function_info& fi = detail::function_info_of(f);
   if (!fi.ok) detail::throw_no_code(fi);
   check_path_on_device(Path::id, caps, fi.ptx_version);
+  detail::check_role_pipeline(Path::id, options, caps, fi.ptx_version);
   check_block_size(block.x * block.y * block.z, fi.max_threads, Path::name);
   detail::check_sources(Path::id, caps, args...);
   detail::check_launch_attributes(options, grid, caps, fi.ptx_version);
@@ -445,39 +497,53 @@ path_choice choose_path_for(const kernel_family<Make>& family, const Args&... ar
   return choose_path(candidates, caps, ptrs, n);
 }
 
-/// Launch the instantiation of `family` for the path `automatic` chooses (choose_path_for), or for
-/// `Path` when it is concrete, with the checks and the launch of the concrete form (options
-/// included: strict paths for the chosen path, clusters, dependent launch). Returns the choice.
-template <class Path, class Make, class... Args>
-path_choice launch(const launch_options& options, const kernel_family<Make>& family, dim3 grid, dim3 block, std::size_t shared_bytes,
-                   stream_t stream, Args&&... args) {
-  static_assert(is_path<Path>::value, "porter::launch<Path>: Path must be a porter::path tag.");
-  path_choice c;
-  if constexpr (std::is_same_v<Path, path::automatic>) {
-    c = choose_path_for(family, args...);
-  } else {
-    c.path = Path::id;
-    c.reason = std::string(Path::name) + ": forced";
-  }
+namespace detail {
+/// Launch the instantiation of `family` for concrete path `p` of this build's registry (the
+/// concrete form's checks and launch). Throws errc::path_unsupported (rule launch.path_vendor)
+/// when the registry has no lowering for `p`.
+template <class Make, class... Args>
+void launch_family_as(path_id p, const launch_options& options, const kernel_family<Make>& family, dim3 grid, dim3 block,
+                      std::size_t shared_bytes, stream_t stream, Args&&... args) {
   bool launched = false;
-  lowerings::for_each_path(lowerings::all{}, [&](auto p) {
-    using P = decltype(p);
-    if (launched || P::id != c.path) return;
+  lowerings::for_each_path(lowerings::all{}, [&](auto q) {
+    using P = decltype(q);
+    if (launched || P::id != p) return;
     launched = true;
-    launch<P>(options, family.make(p), grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+    launch<P>(options, family.make(q), grid, block, shared_bytes, stream, std::forward<Args>(args)...);
   });
   if (!launched)
     throw error(errc::path_unsupported, "launch.path_vendor",
-                std::string("path ") + path_id_name(c.path) + " has no lowering in this build (" +
+                std::string("path ") + path_id_name(p) + " has no lowering in this build (" +
                     (PORTER_HIP ? "HIP: AMD GPUs run staged" : "CUDA") + ")");
-  return c;
+}
+}  // namespace detail
+
+/// Launch the instantiation of `family` for the path `automatic` chooses (choose_path_for), or for
+/// `Path` when it is concrete, with the checks and the launch of the concrete form (options
+/// included: strict paths for the chosen path, clusters, dependent launch). Returns the choice:
+/// for path::automatic by value, with the cost model's sentence; for a concrete path a reference to
+/// that path's constant choice (detail::forced_choice: reason "<path>: forced", built on first
+/// use), so the forced form builds no string per call. Throws as the concrete form does.
+template <class Path, class Make, class... Args>
+detail::family_launch_result<Path> launch(const launch_options& options, const kernel_family<Make>& family, dim3 grid, dim3 block,
+                                          std::size_t shared_bytes, stream_t stream, Args&&... args) {
+  static_assert(is_path<Path>::value, "porter::launch<Path>: Path must be a porter::path tag.");
+  if constexpr (std::is_same_v<Path, path::automatic>) {
+    path_choice c = choose_path_for(family, args...);
+    detail::launch_family_as(c.path, options, family, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+    return c;
+  } else {
+    detail::launch_family_as(Path::id, options, family, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+    return detail::forced_choice<Path>();
+  }
 }
 
-/// Launch the instantiation of `family` for the path `automatic` chooses (choose_path_for), with
-/// the checks of the concrete form. Returns the choice.
+/// Launch the instantiation of `family` for the path `automatic` chooses (choose_path_for), or for
+/// `Path` when it is concrete, with the checks of the concrete form. Returns the choice (as the
+/// form with options).
 template <class Path, class Make, class... Args>
-path_choice launch(const kernel_family<Make>& family, dim3 grid, dim3 block, std::size_t shared_bytes, stream_t stream,
-                   Args&&... args) {
+detail::family_launch_result<Path> launch(const kernel_family<Make>& family, dim3 grid, dim3 block, std::size_t shared_bytes,
+                                          stream_t stream, Args&&... args) {
   return launch<Path>(detail::no_options(), family, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
 }
 

@@ -34,8 +34,22 @@
 //
 // Threads: the CTA must have exactly Roles::threads threads; the first Roles::producer_threads of
 // the linear thread index produce. The pipeline traps with a message when blockDim differs.
-// Targets: NVIDIA sm_80+ on every path (tma sm_90+); in HIP builds instantiation fails with a
+// Targets: NVIDIA sm_80+ on every path, staged included (tma sm_90+; min_compute_capability
+// below), although the CTA-collective porter::pipeline runs staged everywhere: compiled for sm_75,
+// a role pipeline on staged is a stub that traps. In HIP builds instantiation fails with a
 // sentence (no mbarrier on AMD yet). Named barriers 1 and 2 belong to the roles (sync_role).
+//
+// Refusing sm_75 on the host: porter::launch cannot tell that a kernel uses a role pipeline. It
+// sees the kernel as a function pointer `void (*)(Params...)` and the argument values; the role
+// pipeline is a local object the kernel's body builds over its shared memory, named by neither,
+// and cudaFuncGetAttributes (registers, shared memory, ptxVersion, maxThreadsPerBlock) does not
+// reveal it either. So the launch is told: with
+//   porter::launch<Path>(porter::launch_options{}.uses_role_pipeline(), &kernel<Path>, grid, block, smem, stream, args...);
+// (or the kernel_family form) it refuses, before launching, a device or a kernel binary below
+// min_compute_capability for the path it runs (porter::check_role_pipeline_on_device: rules
+// launch.role_pipeline_device, launch.role_pipeline_binary, launch.role_pipeline_vendor).
+// Without the option nothing on the host checks it, and on an sm_75 GPU the kernel traps with
+// "porter::role_pipeline on path staged needs mbarrier (sm_80 or newer)".
 // Sources: PTX ISA 8.x 9.7.13.15 (mbarrier); CUTLASS sm90_pipeline.hpp (warp-specialized
 // producer/consumer pipelines); CUDA C++ Programming Guide, "Asynchronous Barrier".
 #pragma once
@@ -76,6 +90,11 @@ class role_pipeline {
   using protocol_type = typename lowering::template role_protocol<ring, Roles>;
   template <int I> using box_type = typename ring::template box_type<I>;
   static constexpr int stages = Stages;
+  /// Compute capability the device needs for this pipeline, and the oldest target its code may be
+  /// compiled for (e.g. 80 for sm_80): Path::role_min_compute_capability (tma 90, cp_async 80,
+  /// staged 80: the role protocols complete on mbarriers). Below it the pipeline traps; the host
+  /// refuses it when the launch is told (launch_options::uses_role_pipeline; see above).
+  static constexpr int min_compute_capability = Path::role_min_compute_capability;
   /// Dynamic shared memory the launch must provide, bytes.
   static constexpr std::size_t shared_bytes = ring::bytes;
   /// Threads the CTA must have (blockDim.x * y * z).

@@ -42,6 +42,12 @@ void host_launch(const porter::tiled_source<tile>& src, const porter::tiled_sour
   porter::launch<porter::path::automatic>(porter::kernel_family{[](auto p) { return &control<decltype(p)>; }}, dim3(1), dim3(128), 0,
                                           nullptr, src, img, raw, out);
   porter::launch<porter::path::staged>(&control<porter::path::staged>, dim3(1), dim3(128), 0, nullptr, src, img, raw, out);
+  // The family form forced to one path returns that path's constant choice (no string per call).
+  const porter::path_choice& forced = porter::launch<porter::path::staged>(
+      porter::kernel_family{[](auto p) { return &control<decltype(p)>; }}, dim3(1), dim3(128), 0, nullptr, src, img, raw, out);
+  const porter::path_choice copied = porter::launch<porter::path::automatic>(
+      porter::kernel_family{[](auto p) { return &control<decltype(p)>; }}, dim3(1), dim3(128), 0, nullptr, src, img, raw, out);
+  (void)forced, (void)copied;
 }
 
 // The correct form of launch_struct_without_hook.cu: the struct names its source with the hook, and
@@ -67,6 +73,18 @@ void host_launch_struct(const hooked_params& p, const plain_params& q, float* ou
   porter::launch<porter::path::tma>(porter::launch_options{}.cluster(dim3(2)).programmatic_dependent_launch(), &k_hooked, dim3(2),
                                     dim3(32), 0, nullptr, p, q, out);
   porter::launch<porter::path::staged>(&k_hooked, dim3(1), dim3(32), 0, nullptr, p, q, out);
+}
+// An aggregate with empty members (tags) is visited too: the empty ones are skipped.
+struct mode_tag {};
+struct tagged_params {
+  mode_tag mode;
+  int n;
+  porter::tiled_source<tile> src;
+  mode_tag end;
+};
+__global__ void k_tagged(const __grid_constant__ tagged_params p, float* out) { out[threadIdx.x] = float(p.n); }
+void host_launch_tagged(const tagged_params& p, float* out) {
+  porter::launch<porter::path::staged>(&k_tagged, dim3(1), dim3(32), 0, nullptr, p, out);
 }
 
 // The correct forms of the fragment misuses (fragment_*.cu, wgmma_descriptor_dense_box.cu).
@@ -94,4 +112,11 @@ __global__ void control_roles(const __grid_constant__ porter::tiled_source<tile>
     out[threadIdx.x] = ready.tile()(0, 1);
     pipe.consumer_release(ready);
   }
+}
+// A kernel with a role pipeline is launched with the option that declares it (the launch then
+// refuses devices and binaries the role protocol cannot run on).
+void host_launch_roles(const porter::tiled_source<tile>& src, float* out) {
+  using pipe = porter::role_pipeline<porter::path::tma, ctl_roles, 2, tile>;
+  porter::launch<porter::path::tma>(porter::launch_options{}.uses_role_pipeline(), &control_roles, dim3(1), dim3(pipe::threads),
+                                    pipe::shared_bytes, nullptr, src, out);
 }

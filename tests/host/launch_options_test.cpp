@@ -10,6 +10,7 @@
 
 #include "fixtures.hpp"
 #include "porter/launch.hpp"
+#include "porter/role_pipeline.hpp"
 #include "porter/schedule_types.hpp"
 #include "porter/source.hpp"
 
@@ -150,6 +151,90 @@ TEST(LaunchDependent, CheckLaunchAttributesRunsOnlyTheRulesAskedFor) {
   EXPECT_EQ(p->rule(), "launch.pdl_device");
 }
 
+// ---- kernels that use a porter::role_pipeline ----------------------------------------------------
+
+using one_four = porter::roles<porter::warps<1>, porter::warps<4>>;
+template <class P>
+using role_pipe = porter::role_pipeline<P, one_four, 2, porter::box<float, 8, 32>>;
+
+TEST(LaunchRolePipeline, EveryRoleProtocolNeedsMbarrierSoStagedNeedsComputeCapability80) {
+  static_assert(role_pipe<porter::path::tma>::min_compute_capability == 90);
+  static_assert(role_pipe<porter::path::cp_async>::min_compute_capability == 80);
+  static_assert(role_pipe<porter::path::staged>::min_compute_capability == 80, "above the staged path's own 0");
+  static_assert(porter::path::staged::min_compute_capability == 0);
+}
+
+TEST(LaunchRolePipeline, AStagedRolePipelineIsRefusedOnASm75DeviceNamingTheRuleAndTheWayOut) {
+  const auto e = thrown([] { porter::check_role_pipeline_on_device(path_id::staged, porter_test::t4(), 75); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code(), errc::path_unsupported);
+  EXPECT_EQ(e->rule(), "launch.role_pipeline_device");
+  EXPECT_TRUE(Contains(e->what(), "a kernel with a porter::role_pipeline on path staged needs compute capability 8.0")) << e->what();
+  EXPECT_TRUE(Contains(e->what(), "FULL/EMPTY mbarriers")) << e->what();
+  EXPECT_TRUE(Contains(e->what(), "'Tesla T4' has 7.5")) << e->what();
+  EXPECT_TRUE(Contains(e->what(), "use porter::pipeline there")) << e->what();
+  // The CTA-collective staged pipeline runs there: the path itself is not refused.
+  EXPECT_NO_THROW(porter::check_path_on_device(path_id::staged, porter_test::t4(), 75));
+}
+
+TEST(LaunchRolePipeline, CodeCompiledForSm75IsRefusedOnAnA100AndAnAmdGpuHasNoRoleProtocol) {
+  const auto b = thrown([] { porter::check_role_pipeline_on_device(path_id::staged, porter_test::a100(), 75); });
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->rule(), "launch.role_pipeline_binary");
+  EXPECT_TRUE(Contains(b->what(), "compiled for compute_75")) << b->what();
+  EXPECT_TRUE(Contains(b->what(), "CUDA_ARCHITECTURES")) << b->what();
+  const auto v = thrown([] { porter::check_role_pipeline_on_device(path_id::staged, porter_test::mi250x(), 0); });
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->rule(), "launch.role_pipeline_vendor");
+  EXPECT_TRUE(Contains(v->what(), "AMD Instinct MI250X")) << v->what();
+  // tma's role pipeline needs what the path needs (the launch's path check refuses it first).
+  const auto t = thrown([] { porter::check_role_pipeline_on_device(path_id::tma, porter_test::a100(), 80); });
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->rule(), "launch.role_pipeline_device");
+  EXPECT_TRUE(Contains(t->what(), "needs compute capability 9.0 (the path's TMA")) << t->what();
+}
+
+TEST(LaunchRolePipeline, EveryPathPassesWhereItsRoleProtocolRuns) {
+  for (path_id p : {path_id::cp_async, path_id::staged}) {
+    EXPECT_NO_THROW(porter::check_role_pipeline_on_device(p, porter_test::a100(), 80));
+    EXPECT_NO_THROW(porter::check_role_pipeline_on_device(p, porter_test::a100(), 0)) << "binary unknown";
+    EXPECT_NO_THROW(porter::check_role_pipeline_on_device(p, porter_test::h200(), 90));
+  }
+  EXPECT_NO_THROW(porter::check_role_pipeline_on_device(path_id::tma, porter_test::h200(), 90));
+}
+
+TEST(LaunchRolePipeline, TheLaunchChecksOnlyWhenTheOptionsSayTheKernelUsesOne) {
+  // porter::launch cannot see a role pipeline inside the kernel: the option declares it.
+  EXPECT_FALSE(porter::launch_options{}.role_pipeline_kernel);
+  const auto o = porter::launch_options{}.uses_role_pipeline();
+  EXPECT_TRUE(o.role_pipeline_kernel);
+  EXPECT_FALSE(o.has_launch_attributes()) << "a declaration, not a launch attribute";
+  EXPECT_FALSE(porter::launch_options{}.uses_role_pipeline().uses_role_pipeline(false).role_pipeline_kernel);
+  EXPECT_NO_THROW(porter::detail::check_role_pipeline(path_id::staged, porter::launch_options{}, porter_test::t4(), 75));
+  const auto e = thrown([&] { porter::detail::check_role_pipeline(path_id::staged, o, porter_test::t4(), 75); });
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->rule(), "launch.role_pipeline_device");
+  EXPECT_NO_THROW(porter::detail::check_role_pipeline(path_id::staged, o, porter_test::a100(), 80));
+}
+
+// ---- kernel_family launches forced to a concrete path --------------------------------------------
+
+TEST(LaunchFamily, AForcedFamilyLaunchReturnsOneConstantChoicePerPathWithTheSameReason) {
+  // porter::launch<P>(kernel_family, ...) for a concrete P returns detail::forced_choice<P>() (a
+  // CUDA translation unit's code; its return type is checked here): the reason reads as before,
+  // and is built once per path, not per launch.
+  static_assert(std::is_same_v<porter::detail::family_launch_result<porter::path::cp_async>, const porter::path_choice&>);
+  static_assert(std::is_same_v<porter::detail::family_launch_result<porter::path::automatic>, porter::path_choice>);
+  const porter::path_choice& c = porter::detail::forced_choice<porter::path::cp_async>();
+  EXPECT_EQ(c.path, path_id::cp_async);
+  EXPECT_EQ(c.reason, "cp_async: forced");
+  EXPECT_EQ(&c, &porter::detail::forced_choice<porter::path::cp_async>()) << "one constant, not one string per call";
+  EXPECT_EQ(porter::detail::forced_choice<porter::path::tma>().path, path_id::tma);
+  EXPECT_EQ(porter::detail::forced_choice<porter::path::tma>().reason, "tma: forced");
+  EXPECT_EQ(porter::detail::forced_choice<porter::path::staged>().path, path_id::staged);
+  EXPECT_EQ(porter::detail::forced_choice<porter::path::staged>().reason, "staged: forced");
+}
+
 // ---- sources inside struct arguments -------------------------------------------------------------
 
 using B = porter::box<float, 16, 64>;
@@ -258,6 +343,58 @@ TEST(LaunchStructSources, SourcesInsideAOneElementArrayFieldAreFound) {
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].where, "kernel argument 1, field 0.0");
   EXPECT_FALSE(v[0].mask & porter::path_bit(path_id::tma));
+}
+
+/// An empty member type (a tag, a stateless functor): it holds nothing.
+struct tag {};
+/// Empty, 128-byte aligned and not an aggregate (a constructor): porter cannot look into it, and
+/// need not: an empty class holds no source.
+struct alignas(128) empty_aligned_class {
+  empty_aligned_class() {}
+};
+
+TEST(LaunchStructSources, EmptyMembersAreSkippedAndKeepTheirFieldNumbers) {
+  // `{x}` cannot initialise an empty aggregate member (it has no element for x), so the braced
+  // field count stopped at the first empty member and the struct was refused at compile time.
+  struct alignas(128) with_tags {
+    tag first;
+    int tiles;
+    tag middle;
+    porter::tiled_source<B> src;
+    empty_aligned_class also_empty;
+    tag last;
+  };
+  static_assert(porter::detail::fields::visitable_fields<with_tags>() == 6);
+  struct alignas(128) only_tags {
+    tag a, b;
+  };
+  static_assert(porter::detail::fields::visitable_fields<only_tags>() == 2);
+  std::vector<float> mem(128 * 128);
+  with_tags w{};
+  w.src = h200_source<B>(mem, 100, 100, 101);
+  const auto v = sources_of(7, w, only_tags{}, empty_aligned_class{});
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].where, "kernel argument 1, field 3");
+  EXPECT_FALSE(v[0].mask & porter::path_bit(path_id::tma));
+  // The `{}` count does not let through what the other counts refuse: a C array beside a tag, a
+  // non-const reference beside a tag, and an empty base (a field for `{}`, but no structured
+  // binding) still need the hook.
+  struct alignas(128) tag_and_array {
+    tag t;
+    int a[2];
+  };
+  struct alignas(128) tag_and_ref {
+    tag t;
+    int& r;
+    porter::tiled_source<B> s;
+  };
+  struct alignas(128) tag_base : tag {
+    int n;
+    porter::tiled_source<B> s;
+  };
+  static_assert(porter::detail::fields::visitable_fields<tag_and_array>() == -1);
+  static_assert(porter::detail::fields::visitable_fields<tag_and_ref>() == -1);
+  static_assert(porter::detail::fields::visitable_fields<tag_base>() == -1);
 }
 
 TEST(LaunchStructSources, ReferenceMembersAndUnionsAreNotTakenForEmptyStructs) {

@@ -36,6 +36,6 @@ void check_cp_async(const layout& l, support_report& r) {
 }  // namespace
 
 const lowering_rules cp_async_rules{path::cp_async::id, path::cp_async::name, "cp.async", path::cp_async::min_compute_capability,
-                                    path::cp_async::nvidia_only, &check_cp_async};
+                                    path::cp_async::nvidia_only, path::cp_async::role_min_compute_capability, &check_cp_async};
 
 }  // namespace porter::rules

@@ -30,6 +30,7 @@ struct lowering_rules {
   const char* instructions;       ///< what the device must have, in words: "TMA", "cp.async"
   int min_compute_capability;     ///< 0: any device
   bool nvidia_only;               ///< an NVIDIA instruction family (never on AMD)
+  int role_min_compute_capability;  ///< what porter::role_pipeline on this path needs (the tag's)
   /// Add this path's refusals and notes for `l` to `r` (r.mask starts with every path allowed).
   void (*check)(const layout& l, support_report& r);
 };

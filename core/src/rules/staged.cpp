@@ -16,6 +16,6 @@ void check_staged(const layout& l, support_report& r) {
 }  // namespace
 
 const lowering_rules staged_rules{path::staged::id, path::staged::name, "thread loads", path::staged::min_compute_capability,
-                                  path::staged::nvidia_only, &check_staged};
+                                  path::staged::nvidia_only, path::staged::role_min_compute_capability, &check_staged};
 
 }  // namespace porter::rules

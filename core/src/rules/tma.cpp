@@ -102,6 +102,6 @@ void check_tma(const layout& l, support_report& r) {
 }  // namespace
 
 const lowering_rules tma_rules{path::tma::id, path::tma::name, "TMA", path::tma::min_compute_capability, path::tma::nvidia_only,
-                               &check_tma};
+                               path::tma::role_min_compute_capability, &check_tma};
 
 }  // namespace porter::rules

@@ -12,15 +12,21 @@
 //   3. it is an aggregate class that is 128-byte aligned (every struct holding a tiled_source is:
 //      tiled_source is alignas(128)): its fields are visited recursively, in declaration order,
 //      through a structured binding. The field count comes from aggregate initialisation with a
-//      type that converts to anything (the technique Boost.PFR uses in C++17), counted twice: with
+//      type that converts to anything (the technique Boost.PFR uses in C++17), counted with
 //      plain initialisers (which brace elision spreads over the elements of a C-array member) and
-//      with braced ones (one per direct member). The struct is visited only when both counts
-//      agree and are at most 16.
+//      with braced ones, which initialise one direct member each: `{x}` (any member but an empty
+//      aggregate, which has no element for x) and `{}` (any member that can be value-initialised,
+//      empty ones included). The struct is visited only when the plain count equals one of the
+//      braced counts and is at most 16.
+// Empty classes hold no source and are skipped (tags, stateless functors; 128-byte aligned ones
+// too, aggregate or not); an empty member keeps its field number.
 // A 128-byte aligned class type that is neither (a non-aggregate without the hook, an aggregate
 // with an array member or more than 16 fields) does not compile with porter::launch: it may hold a
 // source porter cannot see (static_assert sentence; tests/fail/launch_struct_without_hook.cu).
-// Limitation: an aggregate with a non-empty base class is not detected and fails inside the
-// structured binding; give it the hook.
+// Limitations: an aggregate with a non-empty base class is not detected and fails inside the
+// structured binding; give it the hook. An aggregate that has both an empty member and a member
+// that cannot be value-initialised from `{}` (no default constructor, or an explicit one) cannot
+// be counted and is refused as above.
 #pragma once
 #include <cstddef>
 #include <type_traits>
@@ -69,17 +75,58 @@ template <class T, class Seq, class = void> struct init_braced : std::false_type
 template <class T, std::size_t... I>
 struct init_braced<T, std::index_sequence<I...>, std::void_t<decltype(T{{any<I>{}}...})>> : std::true_type {};
 
+/// Whether T{{}, ..., {}} (N empty braced lists) compiles: each `{}` value-initialises one direct
+/// member, an empty aggregate too (which `{x}` cannot initialise). Written out for N = 1..17: a
+/// pack expansion cannot produce an empty braced list.
+template <class T, std::size_t N, class = void> struct init_values : std::false_type {};
+#define PORTER_FIELDS_VALUES(n, ...) \
+  template <class T> struct init_values<T, n, std::void_t<decltype(T{__VA_ARGS__})>> : std::true_type {};
+PORTER_FIELDS_VALUES(1, {})
+PORTER_FIELDS_VALUES(2, {}, {})
+PORTER_FIELDS_VALUES(3, {}, {}, {})
+PORTER_FIELDS_VALUES(4, {}, {}, {}, {})
+PORTER_FIELDS_VALUES(5, {}, {}, {}, {}, {})
+PORTER_FIELDS_VALUES(6, {}, {}, {}, {}, {}, {})
+PORTER_FIELDS_VALUES(7, {}, {}, {}, {}, {}, {}, {})
+PORTER_FIELDS_VALUES(8, {}, {}, {}, {}, {}, {}, {}, {})
+PORTER_FIELDS_VALUES(9, {}, {}, {}, {}, {}, {}, {}, {}, {})
+PORTER_FIELDS_VALUES(10, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
+PORTER_FIELDS_VALUES(11, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
+PORTER_FIELDS_VALUES(12, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
+PORTER_FIELDS_VALUES(13, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
+PORTER_FIELDS_VALUES(14, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
+PORTER_FIELDS_VALUES(15, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
+PORTER_FIELDS_VALUES(16, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
+PORTER_FIELDS_VALUES(17, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {})
+#undef PORTER_FIELDS_VALUES
+
+/// Converts only to a proper base class of T: T{x} compiles when T's first element is a base class
+/// (an aggregate's bases come before its members). Declared only (unevaluated operands).
+template <class T>
+struct any_base {
+  template <class U, class = std::enable_if_t<std::is_base_of_v<U, T> && !std::is_same_v<U, T>>>
+  constexpr operator U() const noexcept;
+};
+template <class T, class = void> struct init_base : std::false_type {};
+template <class T> struct init_base<T, std::void_t<decltype(T{any_base<T>{}})>> : std::true_type {};
+
 inline constexpr std::size_t max_fields = 16;
 
-/// The largest N <= max_fields + 1 such that T{x_1, ..., x_N} compiles (Braced: T{{x_1}, ...}).
-template <class T, bool Braced, std::size_t N = max_fields + 1>
+/// The initialisers a count probes with: plain x_i, braced {x_i}, or empty braced lists {}.
+enum class probe { flat, braced, values };
+
+/// The largest N <= max_fields + 1 such that T{x_1, ..., x_N} compiles (braced: T{{x_1}, ...};
+/// values: T{{}, ...}).
+template <class T, probe P, std::size_t N = max_fields + 1>
 constexpr std::size_t count() {
   if constexpr (N == 0) {
     return 0;
-  } else if constexpr (Braced ? init_braced<T, std::make_index_sequence<N>>::value : init_flat<T, std::make_index_sequence<N>>::value) {
+  } else if constexpr (P == probe::flat ? init_flat<T, std::make_index_sequence<N>>::value
+                       : P == probe::braced ? init_braced<T, std::make_index_sequence<N>>::value
+                                            : init_values<T, N>::value) {
     return N;
   } else {
-    return count<T, Braced, N - 1>();
+    return count<T, P, N - 1>();
   }
 }
 
@@ -102,11 +149,16 @@ constexpr int visitable_fields() {
   if constexpr (!std::is_aggregate_v<T> || std::is_union_v<T> || !may_hold_source<T>()) {
     return -1;  // unions have no structured bindings: a 128-byte aligned union needs the hook
   } else {
-    constexpr std::size_t flat = count<T, false>();
-    constexpr std::size_t braced = count<T, true>();
+    constexpr std::size_t flat = count<T, probe::flat>();
+    // Each braced count is at most the number of direct members, which is at most `flat`: when
+    // either reaches `flat`, no C array spreads over several initialisers. `{x}` stops at an empty
+    // member, `{}` at one without a default constructor; the latter is not used when T has a base
+    // class, where an empty base would count as a field that has no structured binding.
+    constexpr std::size_t braced = count<T, probe::braced>();
+    constexpr std::size_t values = init_base<T>::value ? 0 : count<T, probe::values>();
     // A count of 0 is only believed when T{} compiles: a reference member stops the probes at 0.
     constexpr bool empty_ok = flat != 0 || init_flat<T, std::make_index_sequence<0>>::value;
-    return flat == braced && flat <= max_fields && empty_ok ? int(flat) : -1;
+    return (flat == braced || flat == values) && flat <= max_fields && empty_ok ? int(flat) : -1;
   }
 }
 
@@ -155,6 +207,8 @@ void visit(const T& v, const source_location& at, F& f) {
   } else if constexpr (has_hook<T>::value) {
     int i = 0;
     v.porter_sources([&](const auto& m) { visit(m, at.in_field(i++), f); });
+  } else if constexpr (std::is_empty_v<T>) {
+    (void)v, (void)at, (void)f;  // no non-static data member: nothing to find
   } else if constexpr (visitable_fields<T>() >= 0) {
     visit_fields<visitable_fields<T>()>(v, at, f);
   } else {

@@ -16,5 +16,8 @@ struct cp_async {
   static constexpr porter::completion completion = porter::completion::async_group;
   static constexpr int min_compute_capability = 80;
   static constexpr bool nvidia_only = true;   ///< an NVIDIA instruction family (refused on AMD GPUs)
+  /// Compute capability a porter::role_pipeline on this path needs (role_protocol.hpp: cp.async
+  /// copies completing on FULL/EMPTY mbarriers): the path's own.
+  static constexpr int role_min_compute_capability = 80;
 };
 }  // namespace porter::path

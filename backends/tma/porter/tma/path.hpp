@@ -15,5 +15,8 @@ struct tma {
   static constexpr porter::completion completion = porter::completion::mbarrier_tx;
   static constexpr int min_compute_capability = 90;
   static constexpr bool nvidia_only = true;   ///< an NVIDIA instruction family (refused on AMD GPUs)
+  /// Compute capability a porter::role_pipeline on this path needs (role_protocol.hpp: TMA copies
+  /// completing on FULL/EMPTY mbarriers): the path's own.
+  static constexpr int role_min_compute_capability = 90;
 };
 }  // namespace porter::path

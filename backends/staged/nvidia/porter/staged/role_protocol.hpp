@@ -13,7 +13,9 @@
 //   wait      (consumers) every consumer thread waits for FULL's phase of this pass (acquire).
 //   release   (consumers) every consumer thread arrives on EMPTY (porter/ptx/role_ring.hpp).
 // mbarrier needs sm_80: a role pipeline on the staged path traps on older targets (sm_75); the
-// CTA-collective porter::pipeline runs staged everywhere.
+// CTA-collective porter::pipeline runs staged everywhere. porter::launch refuses an sm_75 device or
+// binary on the host only when told the kernel uses a role pipeline
+// (launch_options::uses_role_pipeline; path::staged::role_min_compute_capability).
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier arrive: release; try_wait / test_wait: acquire).
 #pragma once
 #include <cstddef>
@@ -40,7 +42,8 @@ class staged_role_protocol {
   /// pipeline follows it with a CTA barrier. Traps on a target without mbarrier (sm_75).
   PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned /*nthreads*/) {
     if constexpr (arch::device_pass && !arch::has_mbarrier)
-      detail::trap("porter::role_pipeline on path staged needs mbarrier (sm_80 or newer); use porter::pipeline on this target");
+      detail::trap("porter::role_pipeline on path staged needs mbarrier (sm_80 or newer); use porter::pipeline on this target "
+                   "(porter::launch refuses this on the host given launch_options::uses_role_pipeline())");
     ring_.init(header, thread, Roles::producer_threads);
     rank_ = thread < Roles::producer_threads ? thread : thread - Roles::producer_threads;
   }
