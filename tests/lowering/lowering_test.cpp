@@ -228,6 +228,18 @@ TEST(LoweringSm90, TmaFullBarrierIsArmedOncePerStageByTheIssuingThread) {
   }
 }
 
+TEST(LoweringSm90, TheRingIsAlignedFromTheSharedWindowOffset) {
+  // porter::pipeline aligns its ring from the 32-bit shared-window offset (the vendor registry's
+  // detail::shared_alignment_pad), not from the generic address: a kernel that only copies boxes
+  // and reads them through the pipeline's stages then never converts a shared address to a
+  // generic one (cvta.shared), which on sm_90 rebuilt the generic window (S2UR SR_SWINHI,
+  // SR_CgaCtaId) every step of the ports' GEMM.
+  for (const char* p : {"tma", "cp_async"}) {
+    const auto k = code(90, p, "box2d");
+    EXPECT_TRUE(lacks(k, "cvta.shared")) << k.label;
+  }
+}
+
 TEST(LoweringSm90, TmaOneDimensionalBoxesAndByteRangesAreBulkCopies) {
   for (const char* f : {"box1d", "bytes"}) {
     const auto k = code(90, "tma", f);
