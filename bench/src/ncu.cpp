@@ -4,8 +4,9 @@
 // sections): smsp__warp_issue_stalled_<reason>_per_warp_active.pct is the share of active warp
 // cycles a warp spent stalled for <reason> (long_scoreboard: waiting on an L1TEX/global result;
 // barrier: bar.sync; sleeping: suspended, e.g. in mbarrier.try_wait); sm__pipe_fma_cycles_active
-// .avg.pct_of_peak_sustained_active is how busy the FMA pipe was. A metric that this ncu does not
-// know is dropped and named in the report, and the rest are collected.
+// .avg.pct_of_peak_sustained_active is how busy the FMA pipe was, sm__pipe_tensor_op_hmma_cycles_active
+// the same for the tensor cores' HMMA pipe (the bf16 GEMMs' mma.sync and wmma). A metric that this
+// ncu does not know is dropped and named in the report, and the rest are collected.
 #include "ncu.hpp"
 
 #include <cstdio>
@@ -28,6 +29,7 @@ struct metric {
 const metric k_metrics[] = {
     {"smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct", "long_scoreboard%"},
     {"sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "fma_pipe%"},
+    {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", "tensor_pipe%"},
     {"smsp__warp_issue_stalled_barrier_per_warp_active.pct", "barrier%"},
     {"smsp__warp_issue_stalled_sleeping_per_warp_active.pct", "sleeping%"},
     {"smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct", "mio_throttle%"},
