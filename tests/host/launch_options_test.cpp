@@ -158,10 +158,15 @@ template <class P>
 using role_pipe = porter::role_pipeline<P, one_four, 2, porter::box<float, 8, 32>>;
 
 TEST(LaunchRolePipeline, EveryRoleProtocolNeedsMbarrierSoStagedNeedsComputeCapability80) {
+  static_assert(porter::path::tma::role_min_compute_capability == 90);
+  static_assert(porter::path::cp_async::role_min_compute_capability == 80);
+  static_assert(porter::path::staged::role_min_compute_capability == 80, "above the staged path's own 0");
+  static_assert(porter::path::staged::min_compute_capability == 0);
+#if !PORTER_HIP  // a HIP build refuses to instantiate a role pipeline (no mbarrier on AMD yet)
   static_assert(role_pipe<porter::path::tma>::min_compute_capability == 90);
   static_assert(role_pipe<porter::path::cp_async>::min_compute_capability == 80);
-  static_assert(role_pipe<porter::path::staged>::min_compute_capability == 80, "above the staged path's own 0");
-  static_assert(porter::path::staged::min_compute_capability == 0);
+  static_assert(role_pipe<porter::path::staged>::min_compute_capability == 80);
+#endif
 }
 
 TEST(LaunchRolePipeline, AStagedRolePipelineIsRefusedOnASm75DeviceNamingTheRuleAndTheWayOut) {
