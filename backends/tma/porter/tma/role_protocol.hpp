@@ -82,7 +82,7 @@ class tma_role_protocol {
     ring_.consumer_wait(stage, pass);
   }
   /// Consumers: this thread is done reading the stage (its arrival on EMPTY).
-  PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned stage, unsigned /*pass*/) { ring_.consumer_release(stage, rank_); }
+  PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned stage, unsigned /*pass*/) { ring_.consumer_release(stage); }
 
  private:
   PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx(unsigned stage) const {

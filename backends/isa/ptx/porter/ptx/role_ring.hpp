@@ -114,7 +114,7 @@ struct role_ring {
     else named_barrier_sync<consumer_barrier_id>(Roles::consumer_threads);
   }
   /// Consumer: this thread is done reading the stage (every consumer thread calls it).
-  PORTER_DEVICE PORTER_FORCEINLINE void consumer_release(unsigned stage, unsigned /*thread*/) const {
+  PORTER_DEVICE PORTER_FORCEINLINE void consumer_release(unsigned stage) const {
     mbarrier_arrive(empty + stage);
   }
 #endif  // __CUDACC__

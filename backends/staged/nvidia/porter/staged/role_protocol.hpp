@@ -73,7 +73,7 @@ class staged_role_protocol {
     ring_.consumer_wait(stage, pass);
   }
   /// Consumers: this warp is done reading the stage.
-  PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned stage, unsigned /*pass*/) { ring_.consumer_release(stage, rank_); }
+  PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned stage, unsigned /*pass*/) { ring_.consumer_release(stage); }
 
  private:
   PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx() const {
