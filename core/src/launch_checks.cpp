@@ -19,6 +19,13 @@
 
 namespace porter {
 
+namespace {
+std::string dims_text(dims3 d) { return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z); }
+/// "8.0" for a compute capability written 80 (major x 10 + minor), and the device's own.
+std::string cc_text(int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); }
+std::string cc_text(const device_caps& caps) { return std::to_string(caps.cc_major) + "." + std::to_string(caps.cc_minor); }
+}  // namespace
+
 void check_path_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc) {
   const rules::lowering_rules& l = rules::rules_of(p);
   const std::string name = l.name;
@@ -29,9 +36,8 @@ void check_path_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc)
                     "' is an AMD GPU, where porter moves tiles with the staged path (use porter::path::staged or porter::path::automatic)");
   if (min_cc > 0 && caps.compute_capability() < min_cc)
     throw error(errc::path_unsupported, "launch.path_device",
-                "path " + name + " needs compute capability " + std::to_string(min_cc / 10) + "." + std::to_string(min_cc % 10) +
-                    " (" + l.instructions + "); device " + std::to_string(caps.device) + " '" + caps.name + "' has " +
-                    std::to_string(caps.cc_major) + "." + std::to_string(caps.cc_minor));
+                "path " + name + " needs compute capability " + cc_text(min_cc) + " (" + l.instructions + "); device " +
+                    std::to_string(caps.device) + " '" + caps.name + "' has " + cc_text(caps));
   if (min_cc > 0 && kernel_ptx_cc > 0 && kernel_ptx_cc < min_cc)
     throw error(errc::path_unsupported, "launch.path_binary",
                 "path " + name + " needs code compiled for sm_" + std::to_string(min_cc) + " or newer; the kernel's code for device '" +
@@ -84,17 +90,11 @@ void check_source_path(path_id p, unsigned mask, const source_desc& d, const dev
               std::string("path ") + path_id_name(p) + " cannot read " + describe(where) + " (a tiled source):\n" + explain(d, &caps, report));
 }
 
-namespace {
-std::string dims_text(dims3 d) { return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z); }
-std::string cc_text(const device_caps& caps) { return std::to_string(caps.cc_major) + "." + std::to_string(caps.cc_minor); }
-}  // namespace
-
 void check_role_pipeline_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc) {
   const rules::lowering_rules& l = rules::rules_of(p);
   const int min_cc = l.role_min_compute_capability;
   // The sentences are built only when a rule fails.
   const auto asked = [&] { return std::string("a kernel with a porter::role_pipeline on path ") + l.name; };
-  const auto cc = [](int v) { return std::to_string(v / 10) + "." + std::to_string(v % 10); };
   const auto why = [&] {
     return min_cc > l.min_compute_capability ? std::string("its stages complete on FULL/EMPTY mbarriers")
                                              : std::string("the path's ") + l.instructions + ", its stages on FULL/EMPTY mbarriers";
@@ -105,7 +105,7 @@ void check_role_pipeline_on_device(path_id p, const device_caps& caps, int kerne
                     "'); use porter::pipeline (CTA-collective), which runs staged there");
   if (caps.compute_capability() < min_cc)
     throw error(errc::path_unsupported, "launch.role_pipeline_device",
-                asked() + " needs compute capability " + cc(min_cc) + " (" + why() + "); device " + std::to_string(caps.device) + " '" +
+                asked() + " needs compute capability " + cc_text(min_cc) + " (" + why() + "); device " + std::to_string(caps.device) + " '" +
                     caps.name + "' has " + cc_text(caps) +
                     ", where the kernel would trap: use porter::pipeline there (CTA-collective; staged runs on every GPU)");
   if (kernel_ptx_cc > 0 && kernel_ptx_cc < min_cc)
