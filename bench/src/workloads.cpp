@@ -18,8 +18,7 @@
 #include <stdexcept>
 
 #include "../baselines/cub_stream.hpp"
-#include "../baselines/cublas_bf16gemm.hpp"
-#include "../baselines/cublas_sgemm.hpp"
+#include "../baselines/cublas_gemm.hpp"
 #include "../kernels/shapes.hpp"
 #include "bench.hpp"
 #include "checks.hpp"
@@ -560,13 +559,13 @@ void run_sgemm(context& cx, int size, bool sweep) {
 
   // The reference: cuBLAS into cref, checked on sampled entries against fp64 on the CPU.
   double cublas_rate = 0;
-  std::unique_ptr<cublas_sgemm> cb;
+  std::unique_ptr<cublas_gemm> cb;
   {
     row r = base;
     r.impl = "cublas";
     r.kernel = "cublasSgemm";
     try {
-      cb = std::make_unique<cublas_sgemm>();
+      cb = std::make_unique<cublas_gemm>();
       sgemm_problem pref = sets[0];
       pref.c = cref.f();
       launcher lref = cb->bind(pref, cx.stream);
@@ -655,13 +654,13 @@ void run_smallgemm(context& cx, int size, bool sweep) {
 
   // The ceiling: cuBLAS at the same size (into cref; checked on sampled entries against fp64).
   double cublas_rate = 0;
-  std::unique_ptr<cublas_sgemm> cb;
+  std::unique_ptr<cublas_gemm> cb;
   {
     row r = base;
     r.impl = "cublas";
     r.kernel = "cublasSgemm";
     try {
-      cb = std::make_unique<cublas_sgemm>();
+      cb = std::make_unique<cublas_gemm>();
       smallgemm_problem pref = sets[0];
       pref.c = cref.f();
       launcher lref = cb->bind(pref, cx.stream);
@@ -797,13 +796,13 @@ void run_bf16gemm(context& cx, int size, bool sweep) {
   // The ceiling and reference: cuBLAS bf16 (fp32 accumulation) into cref, itself checked on 16
   // entries against fp64 on the CPU.
   double cublas_rate = 0;
-  std::unique_ptr<cublas_bf16gemm> cb;
+  std::unique_ptr<cublas_gemm> cb;
   {
     row r = base;
     r.impl = "cublas";
     r.kernel = "cublasGemmEx(bf16 x bf16 -> fp32, CUBLAS_COMPUTE_32F)";
     try {
-      cb = std::make_unique<cublas_bf16gemm>();
+      cb = std::make_unique<cublas_gemm>();
       bf16gemm_problem pref = sets[0];
       pref.c = cref.f();
       launcher lref = cb->bind(pref, cx.stream);

@@ -1,5 +1,5 @@
-// bench/baselines/cublas_sgemm.cpp — cuBLAS SGEMM on porter-bench's layouts (see the header).
-#include "cublas_sgemm.hpp"
+// bench/baselines/cublas_gemm.cpp — cuBLAS on porter-bench's GEMM layouts (see the header).
+#include "cublas_gemm.hpp"
 
 #include <cublas_v2.h>
 
@@ -14,18 +14,18 @@ void check(cublasStatus_t st, const char* what) {
 }
 }  // namespace
 
-cublas_sgemm::cublas_sgemm() {
+cublas_gemm::cublas_gemm() {
   cublasHandle_t h = nullptr;
   check(cublasCreate(&h), "cublasCreate");
   check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode(CUBLAS_DEFAULT_MATH)");  // FP32, no TF32
   handle_ = h;
 }
 
-cublas_sgemm::~cublas_sgemm() {
+cublas_gemm::~cublas_gemm() {
   if (handle_) cublasDestroy(static_cast<cublasHandle_t>(handle_));
 }
 
-launcher cublas_sgemm::bind(const sgemm_problem& p, cudaStream_t s) {
+launcher cublas_gemm::bind(const sgemm_problem& p, cudaStream_t s) {
   cublasHandle_t h = static_cast<cublasHandle_t>(handle_);
   check(cublasSetStream(h, s), "cublasSetStream");
   return [h, p](cudaStream_t) {
@@ -34,7 +34,7 @@ launcher cublas_sgemm::bind(const sgemm_problem& p, cudaStream_t s) {
   };
 }
 
-launcher cublas_sgemm::bind(const smallgemm_problem& p, cudaStream_t s) {
+launcher cublas_gemm::bind(const smallgemm_problem& p, cudaStream_t s) {
   cublasHandle_t h = static_cast<cublasHandle_t>(handle_);
   check(cublasSetStream(h, s), "cublasSetStream");
   return [h, p](cudaStream_t) {
@@ -43,7 +43,18 @@ launcher cublas_sgemm::bind(const smallgemm_problem& p, cudaStream_t s) {
   };
 }
 
-std::string cublas_sgemm::version() const {
+launcher cublas_gemm::bind(const bf16gemm_problem& p, cudaStream_t s) {
+  cublasHandle_t h = static_cast<cublasHandle_t>(handle_);
+  check(cublasSetStream(h, s), "cublasSetStream");
+  return [h, p](cudaStream_t) {
+    const float one = 1.0f, zero = 0.0f;
+    check(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, p.n, p.m, p.k, &one, p.b, CUDA_R_16BF, p.k, p.a, CUDA_R_16BF, p.k, &zero, p.c,
+                       CUDA_R_32F, p.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+          "cublasGemmEx(bf16)");
+  };
+}
+
+std::string cublas_gemm::version() const {
   int v = 0;
   cublasGetVersion(static_cast<cublasHandle_t>(handle_), &v);
   return "cuBLAS " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
