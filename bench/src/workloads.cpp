@@ -524,13 +524,77 @@ verdict spot_check_gemm(const float* a, bool a_transposed, const float* b, const
 }
 }  // namespace
 
+namespace {
+/// Buffer sets a GEMM rotates between timed runs so that the working set is at least 4x the L2:
+/// ceil(4 L2 / set_bytes), at least 1 and at most 4.
+int gemm_buffer_sets(const context& cx, std::size_t set_bytes) {
+  const int n = int(std::max<std::size_t>(1, (4 * cx.caps.l2_bytes + set_bytes - 1) / set_bytes));
+  return std::min(n, 4);
+}
+
+/// The cuBLAS row of a GEMM workload, which is also its reference: cuBLAS (`cb`, made here) into
+/// `cref` (poisoned first, `c_bytes`), `spot(cref)` checked against fp64 on the CPU, then timed on
+/// every set. `note` goes after the spot check's sentence; the library version after that, and into
+/// the run's metadata when `record_version`. Returns cuBLAS' rate (0 when it failed or is wrong).
+template <class Problem, class Spot>
+double run_cublas_reference(context& cx, const row& base, const char* kernel, std::unique_ptr<cublas_gemm>& cb,
+                            const std::vector<Problem>& sets, dbuf& cref, std::size_t c_bytes, Spot spot, const std::string& note,
+                            bool record_version) {
+  double rate = 0;
+  row r = base;
+  r.impl = "cublas";
+  r.kernel = kernel;
+  try {
+    cb = std::make_unique<cublas_gemm>();
+    Problem pref = sets[0];
+    pref.c = cref.f();
+    launcher lref = cb->bind(pref, cx.stream);
+    std::vector<launcher> ls;
+    for (const auto& p : sets) ls.push_back(cb->bind(p, cx.stream));
+    check(cudaMemsetAsync(cref.p, 0xff, c_bytes, cx.stream), "poison");
+    lref(cx.stream);
+    check(cudaStreamSynchronize(cx.stream), "cuBLAS reference");
+    verdict v = spot(cref.f());
+    r.check = v.what + note + " (" + cb->version() + ")";
+    if (record_version && std::none_of(cx.rep.meta.begin(), cx.rep.meta.end(), [](const auto& kv) { return kv.first == "cublas"; }))
+      cx.rep.meta.emplace_back("cublas", cb->version());
+    if (!v.ok) {
+      r.status = "FAILED: " + v.what;
+    } else {
+      check_and_time(cx, r, ls, [] {}, [&] { return verdict{true, r.check}; });
+      rate = r.ok() ? r.rate : 0;
+    }
+  } catch (const std::exception& e) {
+    r.status = std::string("FAILED: ") + e.what();
+  }
+  cx.rep.rows.push_back(r);
+  return rate;
+}
+
+/// The porter and hand-written rows of a GEMM workload: the variants of `list` at `default_stages`
+/// (and, with `sweep`, the other stage counts as sweep rows), the paths' checksums compared, and
+/// every ok row's ratio to `ceiling_rate` (cuBLAS at the same size; 0: none).
+template <class Problem>
+void run_gemm_variants(context& cx, const std::vector<variant<Problem>>& list, int default_stages, const row& base,
+                       const std::vector<Problem>& sets, const std::function<void()>& poison, const std::function<verdict()>& verify,
+                       bool sweep, double ceiling_rate) {
+  run_variants(cx, list, [default_stages](const kernel_desc& d) { return is_default(d, default_stages); }, base, sets, poison, verify,
+               false);
+  if (sweep)
+    run_variants(cx, list, [default_stages](const kernel_desc& d) { return !is_default(d, default_stages); }, base, sets, poison,
+                 verify, true);
+  compare_checksums(cx, base.workload, base.size);
+  for (auto& r : cx.rep.rows)
+    if (r.workload == base.workload && r.size == base.size && r.ok()) r.ratio = ceiling_rate > 0 ? r.rate / ceiling_rate : 0;
+}
+}  // namespace
+
 void run_sgemm(context& cx, int size, bool sweep) {
   const int m = size, n = size, k = size;
   const std::size_t elems = std::size_t(size) * size, bytes = elems * sizeof(float);
   // Buffer sets rotated between timed runs so that the working set is at least 4x the L2.
   const std::size_t set_bytes = 3 * bytes;
-  int nsets = int(std::max<std::size_t>(1, (4 * cx.caps.l2_bytes + set_bytes - 1) / set_bytes));
-  nsets = std::min(nsets, 4);
+  const int nsets = gemm_buffer_sets(cx, set_bytes);
   std::vector<std::unique_ptr<dbuf>> bufs;
   std::vector<sgemm_problem> sets;
   for (int s = 0; s < nsets; ++s) {
@@ -558,37 +622,10 @@ void run_sgemm(context& cx, int size, bool sweep) {
   if (nsets > 1) base.size += " x" + std::to_string(nsets);
 
   // The reference: cuBLAS into cref, checked on sampled entries against fp64 on the CPU.
-  double cublas_rate = 0;
   std::unique_ptr<cublas_gemm> cb;
-  {
-    row r = base;
-    r.impl = "cublas";
-    r.kernel = "cublasSgemm";
-    try {
-      cb = std::make_unique<cublas_gemm>();
-      sgemm_problem pref = sets[0];
-      pref.c = cref.f();
-      launcher lref = cb->bind(pref, cx.stream);
-      std::vector<launcher> ls;
-      for (const auto& p : sets) ls.push_back(cb->bind(p, cx.stream));
-      check(cudaMemsetAsync(cref.p, 0xff, bytes, cx.stream), "poison");
-      lref(cx.stream);
-      check(cudaStreamSynchronize(cx.stream), "cuBLAS reference");
-      verdict v = spot_check_gemm(sets[0].at, true, sets[0].b, cref.f(), m, n, k, 16);
-      r.check = v.what + " (" + cb->version() + ")";
-      if (std::none_of(cx.rep.meta.begin(), cx.rep.meta.end(), [](const auto& kv) { return kv.first == "cublas"; }))
-        cx.rep.meta.emplace_back("cublas", cb->version());
-      if (!v.ok) {
-        r.status = "FAILED: " + v.what;
-      } else {
-        check_and_time(cx, r, ls, [] {}, [&] { return verdict{true, r.check}; });
-        cublas_rate = r.ok() ? r.rate : 0;
-      }
-    } catch (const std::exception& e) {
-      r.status = std::string("FAILED: ") + e.what();
-    }
-    cx.rep.rows.push_back(r);
-  }
+  const double cublas_rate = run_cublas_reference(
+      cx, base, "cublasSgemm", cb, sets, cref, bytes,
+      [&](const float* c) { return spot_check_gemm(sets[0].at, true, sets[0].b, c, m, n, k, 16); }, "", true);
   if (size == 8192) cx.cublas_tflops_8192 = cublas_rate;
   if (size == 4096) cx.cublas_tflops_4096 = cublas_rate;
   const bool have_ref = cublas_rate > 0;
@@ -606,14 +643,7 @@ void run_sgemm(context& cx, int size, bool sweep) {
     v.what += "; checksum " + hex64(checksum(sets[0].c, (long long)elems, cx.stream));
     return v;
   };
-  run_variants(cx, cx.reg.sgemm, [](const kernel_desc& d) { return is_default(d, default_stages_sgemm); }, base, sets, poison, verify,
-               false);
-  if (sweep)
-    run_variants(cx, cx.reg.sgemm, [](const kernel_desc& d) { return !is_default(d, default_stages_sgemm); }, base, sets, poison,
-                 verify, true);
-  compare_checksums(cx, base.workload, base.size);
-  for (auto& r : cx.rep.rows)
-    if (r.workload == base.workload && r.size == base.size && r.ok()) r.ratio = cublas_rate > 0 ? r.rate / cublas_rate : 0;
+  run_gemm_variants(cx, cx.reg.sgemm, default_stages_sgemm, base, sets, poison, verify, sweep, cublas_rate);
 }
 
 // ---- smallgemm -------------------------------------------------------------------------------------------
@@ -623,8 +653,7 @@ void run_smallgemm(context& cx, int size, bool sweep) {
   const std::size_t elems = std::size_t(size) * size, bytes = elems * sizeof(float);
   // Buffer sets rotated between timed runs, as for sgemm (working set >= 4x the L2, at most 4 sets).
   const std::size_t set_bytes = 3 * bytes;
-  int nsets = int(std::max<std::size_t>(1, (4 * cx.caps.l2_bytes + set_bytes - 1) / set_bytes));
-  nsets = std::min(nsets, 4);
+  const int nsets = gemm_buffer_sets(cx, set_bytes);
   std::vector<std::unique_ptr<dbuf>> bufs;
   std::vector<smallgemm_problem> sets;
   for (int s = 0; s < nsets; ++s) {
@@ -653,35 +682,10 @@ void run_smallgemm(context& cx, int size, bool sweep) {
   if (nsets > 1) base.size += " x" + std::to_string(nsets);
 
   // The ceiling: cuBLAS at the same size (into cref; checked on sampled entries against fp64).
-  double cublas_rate = 0;
   std::unique_ptr<cublas_gemm> cb;
-  {
-    row r = base;
-    r.impl = "cublas";
-    r.kernel = "cublasSgemm";
-    try {
-      cb = std::make_unique<cublas_gemm>();
-      smallgemm_problem pref = sets[0];
-      pref.c = cref.f();
-      launcher lref = cb->bind(pref, cx.stream);
-      std::vector<launcher> ls;
-      for (const auto& p : sets) ls.push_back(cb->bind(p, cx.stream));
-      check(cudaMemsetAsync(cref.p, 0xff, bytes, cx.stream), "poison");
-      lref(cx.stream);
-      check(cudaStreamSynchronize(cx.stream), "cuBLAS reference");
-      verdict v = spot_check_gemm(sets[0].a, false, sets[0].b, cref.f(), m, n, k, 16, true);
-      r.check = v.what + " (" + cb->version() + ")";
-      if (!v.ok) {
-        r.status = "FAILED: " + v.what;
-      } else {
-        check_and_time(cx, r, ls, [] {}, [&] { return verdict{true, r.check}; });
-        cublas_rate = r.ok() ? r.rate : 0;
-      }
-    } catch (const std::exception& e) {
-      r.status = std::string("FAILED: ") + e.what();
-    }
-    cx.rep.rows.push_back(r);
-  }
+  const double cublas_rate = run_cublas_reference(
+      cx, base, "cublasSgemm", cb, sets, cref, bytes,
+      [&](const float* c) { return spot_check_gemm(sets[0].a, false, sets[0].b, c, m, n, k, 16, true); }, "", false);
   cx.cublas_tflops_smallgemm = cublas_rate;
 
   // Every implementation: all of C written (NaN poison gone), 32 entries (the corners first)
@@ -700,14 +704,7 @@ void run_smallgemm(context& cx, int size, bool sweep) {
     v.what += "; checksum " + hex64(checksum(sets[0].c, (long long)elems, cx.stream));
     return v;
   };
-  run_variants(cx, cx.reg.smallgemm, [](const kernel_desc& d) { return is_default(d, default_stages_smallgemm); }, base, sets, poison,
-               verify, false);
-  if (sweep)
-    run_variants(cx, cx.reg.smallgemm, [](const kernel_desc& d) { return !is_default(d, default_stages_smallgemm); }, base, sets,
-                 poison, verify, true);
-  compare_checksums(cx, base.workload, base.size);
-  for (auto& r : cx.rep.rows)
-    if (r.workload == base.workload && r.size == base.size && r.ok()) r.ratio = cublas_rate > 0 ? r.rate / cublas_rate : 0;
+  run_gemm_variants(cx, cx.reg.smallgemm, default_stages_smallgemm, base, sets, poison, verify, sweep, cublas_rate);
 }
 
 // ---- bf16gemm --------------------------------------------------------------------------------------------
@@ -761,8 +758,7 @@ void run_bf16gemm(context& cx, int size, bool sweep) {
   const std::size_t ab_bytes = elems * sizeof(__nv_bfloat16), c_bytes = elems * sizeof(float);
   // Buffer sets rotated between timed runs so that the working set is at least 4x the L2 (at most 4).
   const std::size_t set_bytes = 2 * ab_bytes + c_bytes;
-  int nsets = int(std::max<std::size_t>(1, (4 * cx.caps.l2_bytes + set_bytes - 1) / set_bytes));
-  nsets = std::min(nsets, 4);
+  const int nsets = gemm_buffer_sets(cx, set_bytes);
   // Fresh random inputs: a new seed every run, printed in the cuBLAS row's check.
   std::random_device rd;
   const std::uint64_t seed = (std::uint64_t(rd()) << 32) ^ rd();
@@ -795,39 +791,12 @@ void run_bf16gemm(context& cx, int size, bool sweep) {
 
   // The ceiling and reference: cuBLAS bf16 (fp32 accumulation) into cref, itself checked on 16
   // entries against fp64 on the CPU.
-  double cublas_rate = 0;
+  char seeds[80];
+  std::snprintf(seeds, sizeof seeds, "; inputs uniform [-1, 1] in bf16, seed %016llx", static_cast<unsigned long long>(seed));
   std::unique_ptr<cublas_gemm> cb;
-  {
-    row r = base;
-    r.impl = "cublas";
-    r.kernel = "cublasGemmEx(bf16 x bf16 -> fp32, CUBLAS_COMPUTE_32F)";
-    try {
-      cb = std::make_unique<cublas_gemm>();
-      bf16gemm_problem pref = sets[0];
-      pref.c = cref.f();
-      launcher lref = cb->bind(pref, cx.stream);
-      std::vector<launcher> ls;
-      for (const auto& p : sets) ls.push_back(cb->bind(p, cx.stream));
-      check(cudaMemsetAsync(cref.p, 0xff, c_bytes, cx.stream), "poison");
-      lref(cx.stream);
-      check(cudaStreamSynchronize(cx.stream), "cuBLAS reference");
-      verdict v = spot_check_bf16gemm(sets[0].a, sets[0].b, cref.f(), m, n, k, 16);
-      char seeds[80];
-      std::snprintf(seeds, sizeof seeds, "; inputs uniform [-1, 1] in bf16, seed %016llx", static_cast<unsigned long long>(seed));
-      r.check = v.what + seeds + " (" + cb->version() + ")";
-      if (std::none_of(cx.rep.meta.begin(), cx.rep.meta.end(), [](const auto& kv) { return kv.first == "cublas"; }))
-        cx.rep.meta.emplace_back("cublas", cb->version());
-      if (!v.ok) {
-        r.status = "FAILED: " + v.what;
-      } else {
-        check_and_time(cx, r, ls, [] {}, [&] { return verdict{true, r.check}; });
-        cublas_rate = r.ok() ? r.rate : 0;
-      }
-    } catch (const std::exception& e) {
-      r.status = std::string("FAILED: ") + e.what();
-    }
-    cx.rep.rows.push_back(r);
-  }
+  const double cublas_rate = run_cublas_reference(
+      cx, base, "cublasGemmEx(bf16 x bf16 -> fp32, CUBLAS_COMPUTE_32F)", cb, sets, cref, c_bytes,
+      [&](const float* c) { return spot_check_bf16gemm(sets[0].a, sets[0].b, c, m, n, k, 16); }, seeds, true);
   if (size == 8192) cx.cublas_bf16_tflops_8192 = cublas_rate;
   if (size == 4096) cx.cublas_bf16_tflops_4096 = cublas_rate;
 
@@ -849,14 +818,7 @@ void run_bf16gemm(context& cx, int size, bool sweep) {
     v.what += "; checksum " + hex64(checksum(sets[0].c, (long long)elems, cx.stream));
     return v;
   };
-  run_variants(cx, cx.reg.bf16gemm, [](const kernel_desc& d) { return is_default(d, default_stages_bf16gemm); }, base, sets, poison,
-               verify, false);
-  if (sweep)
-    run_variants(cx, cx.reg.bf16gemm, [](const kernel_desc& d) { return !is_default(d, default_stages_bf16gemm); }, base, sets,
-                 poison, verify, true);
-  compare_checksums(cx, base.workload, base.size);
-  for (auto& r : cx.rep.rows)
-    if (r.workload == base.workload && r.size == base.size && r.ok()) r.ratio = cublas_rate > 0 ? r.rate / cublas_rate : 0;
+  run_gemm_variants(cx, cx.reg.bf16gemm, default_stages_bf16gemm, base, sets, poison, verify, sweep, cublas_rate);
 }
 
 // ---- copy2d and transpose ----------------------------------------------------------------------------
