@@ -571,6 +571,23 @@ double run_cublas_reference(context& cx, const row& base, const char* kernel, st
   return rate;
 }
 
+/// A GEMM row's C (`elems` floats): all of it written (NaN poison gone), then `spot()` (sampled
+/// entries against fp64 on the CPU), agreement with cuBLAS' C `cref` when there is one (relative
+/// Frobenius error < 1e-4), and the checksum that compare_checksums holds the paths to.
+template <class Spot>
+verdict check_gemm_output(context& cx, const float* c, const float* cref, long long elems, Spot spot) {
+  const long long unwritten = count_nonfinite(c, elems, cx.stream);
+  if (unwritten) return verdict{false, std::to_string(unwritten) + " entries of C not written (NaN poison left)"};
+  verdict v = spot();
+  if (cref) {
+    const double e = relative_frobenius_error(c, cref, elems, cx.stream);
+    v.ok = v.ok && e < 1e-4;
+    v.what += "; ||C - C_cublas|| / ||C_cublas|| = " + format_double(e * 1e6, 2) + "e-6";
+  }
+  v.what += "; checksum " + hex64(checksum(c, elems, cx.stream));
+  return v;
+}
+
 /// The porter and hand-written rows of a GEMM workload: the variants of `list` at `default_stages`
 /// (and, with `sweep`, the other stage counts as sweep rows), the paths' checksums compared, and
 /// every ok row's ratio to `ceiling_rate` (cuBLAS at the same size; 0: none).
@@ -693,16 +710,8 @@ void run_smallgemm(context& cx, int size, bool sweep) {
   // compare_checksums holds the porter paths (and notes the hand-written pipelines) to.
   auto poison = [&] { check(cudaMemsetAsync(sets[0].c, 0xff, bytes, cx.stream), "poison"); };
   auto verify = [&]() {
-    const long long unwritten = count_nonfinite(sets[0].c, (long long)elems, cx.stream);
-    if (unwritten) return verdict{false, std::to_string(unwritten) + " entries of C not written (NaN poison left)"};
-    verdict v = spot_check_gemm(sets[0].a, false, sets[0].b, sets[0].c, m, n, k, 32, true);
-    if (cublas_rate > 0) {
-      const double e = relative_frobenius_error(sets[0].c, cref.f(), (long long)elems, cx.stream);
-      v.ok = v.ok && e < 1e-4;
-      v.what += "; ||C - C_cublas|| / ||C_cublas|| = " + format_double(e * 1e6, 2) + "e-6";
-    }
-    v.what += "; checksum " + hex64(checksum(sets[0].c, (long long)elems, cx.stream));
-    return v;
+    return check_gemm_output(cx, sets[0].c, cublas_rate > 0 ? cref.f() : nullptr, (long long)elems,
+                             [&] { return spot_check_gemm(sets[0].a, false, sets[0].b, sets[0].c, m, n, k, 32, true); });
   };
   run_gemm_variants(cx, cx.reg.smallgemm, default_stages_smallgemm, base, sets, poison, verify, sweep, cublas_rate);
 }
@@ -807,16 +816,8 @@ void run_bf16gemm(context& cx, int size, bool sweep) {
   // compare_checksums holds every path, stage count and schedule to (same compute, same order).
   auto poison = [&] { check(cudaMemsetAsync(sets[0].c, 0xff, c_bytes, cx.stream), "poison"); };
   auto verify = [&]() {
-    const long long unwritten = count_nonfinite(sets[0].c, (long long)elems, cx.stream);
-    if (unwritten) return verdict{false, std::to_string(unwritten) + " entries of C not written (NaN poison left)"};
-    verdict v = spot_check_bf16gemm(sets[0].a, sets[0].b, sets[0].c, m, n, k, 32);
-    if (cublas_rate > 0) {
-      const double e = relative_frobenius_error(sets[0].c, cref.f(), (long long)elems, cx.stream);
-      v.ok = v.ok && e < 1e-4;
-      v.what += "; ||C - C_cublas|| / ||C_cublas|| = " + format_double(e * 1e6, 2) + "e-6";
-    }
-    v.what += "; checksum " + hex64(checksum(sets[0].c, (long long)elems, cx.stream));
-    return v;
+    return check_gemm_output(cx, sets[0].c, cublas_rate > 0 ? cref.f() : nullptr, (long long)elems,
+                             [&] { return spot_check_bf16gemm(sets[0].a, sets[0].b, sets[0].c, m, n, k, 32); });
   };
   run_gemm_variants(cx, cx.reg.bf16gemm, default_stages_bf16gemm, base, sets, poison, verify, sweep, cublas_rate);
 }
