@@ -64,14 +64,11 @@ class tma_protocol {
   }
   /// Make stage `stage` of pass `pass` writable. Collective.
   PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { guard_.before_acquire(stage, pass); }
-  /// Copy a box into buffer I of `stage`. Collective. Traps when the source does not allow tma.
+  /// Copy a box into buffer I of `stage`. Collective. Traps when the source does not allow tma
+  /// (tma_copy::copy_box).
   template <int I, class Box>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                  const coord<Box::rank>& at) {
-    // porter::launch refuses such a source on the host first; this catches a launch that bypassed
-    // it. (Every thread checks: testing thread 0 alone measured 7 more registers on sm_90.)
-    if (!src.supports(path_id::tma))
-      detail::trap("async_copy on path tma: this source does not allow tma (see porter::explain on the host)");
     tma_copy::copy_box<Box>(dst, src, at, ctx(stage));
   }
   /// Copy `bytes` contiguous bytes into buffer I of `stage`. Collective.

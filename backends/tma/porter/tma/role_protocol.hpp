@@ -56,12 +56,11 @@ class tma_role_protocol {
   }
   /// Producers: make stage `stage` of pass `pass` writable.
   PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { ring_.producer_acquire(stage, pass); }
-  /// Producers: copy a box into buffer I of `stage`. Traps when the source does not allow tma.
+  /// Producers: copy a box into buffer I of `stage`. Traps when the source does not allow tma
+  /// (tma_copy::copy_box).
   template <int I, class Box>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                  const coord<Box::rank>& at) {
-    if (!src.supports(path_id::tma))
-      detail::trap("async_copy on path tma: this source does not allow tma (see porter::explain on the host)");
     tma_copy::copy_box<Box>(dst, src, at, ctx(stage));
   }
   /// Producers: copy `bytes` contiguous bytes into buffer I of `stage`.
