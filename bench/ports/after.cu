@@ -97,6 +97,18 @@ void add_ports_on(registry& r) {
   }
 }
 
+/// An fp32 GEMM pair's problem: m = n = k = `n`, A, B and C n x n fp32, 2 n^3 flops and the three
+/// matrices' bytes per run, rated in TFLOP/s.
+void describe_fp32_gemm(port_pair& p, int n, const char* computes) {
+  p.computes = computes;
+  p.size = std::to_string(n) + "^3";
+  p.shape.rows = p.shape.cols = p.shape.depth = n;
+  p.a_elems = p.b_elems = p.out_elems = static_cast<long long>(n) * n;
+  p.flops = 2.0 * double(n) * n * n;
+  p.bytes = 4.0 * 3.0 * double(n) * n;
+  p.unit = "TFLOP/s";
+}
+
 /// The pairs' problems and what porter-bench counts for them.
 void describe_pairs(registry& r) {
   {
@@ -128,17 +140,9 @@ void describe_pairs(registry& r) {
     p.bytes = 4.0 * double(tilesum::n + p.out_elems);
     p.unit = "GB/s";
   }
-  {
-    port_pair& p = r.port("public-matmul");
-    p.computes = "cuda-samples globalToShmemAsyncCopy MatrixMulAsyncCopySingleStage: C = A B (row-major), 16 x 16 C tile per CTA of 16 x 16 threads, K-step 16, 1 stage (porter-overlapped: 4)";
-    const int n = matmul::size;
-    p.size = std::to_string(n) + "^3";
-    p.shape.rows = p.shape.cols = p.shape.depth = n;
-    p.a_elems = p.b_elems = p.out_elems = static_cast<long long>(n) * n;
-    p.flops = 2.0 * double(n) * n * n;
-    p.bytes = 4.0 * 3.0 * double(n) * n;
-    p.unit = "TFLOP/s";
-  }
+  describe_fp32_gemm(r.port("public-matmul"), matmul::size,
+                     "cuda-samples globalToShmemAsyncCopy MatrixMulAsyncCopySingleStage: C = A B (row-major), 16 x 16 C tile per CTA "
+                     "of 16 x 16 threads, K-step 16, 1 stage (porter-overlapped: 4)");
   {
     port_pair& p = r.port("public-bf16gemm");
     p.computes = "cuda-samples bf16TensorCoreGemm compute_bf16gemm_async_copy: D = 1.1 A B + 1.2 C, A (row-major) and B "
@@ -153,19 +157,10 @@ void describe_pairs(registry& r) {
     p.bytes = (2.0 * 2.0 + 2.0 * 4.0) * double(n) * n;
     p.unit = "TFLOP/s";
   }
-  {
-    port_pair& p = r.port("cutlass");
-    p.computes = "a CuTe sm80 multistage mainloop (cute::copy of SM80_CP_ASYNC_CACHEGLOBAL<uint128_t> atoms, cp_async_fence, "
-                 "cp_async_wait<S-2>) vs its port pb_port_cute: C = A B fp32, A stored transposed, 128 x 128 C tile per CTA, "
-                 "K-tile 8, 4 stages, one tile per CTA";
-    const int n = cute_gemm::size;
-    p.size = std::to_string(n) + "^3";
-    p.shape.rows = p.shape.cols = p.shape.depth = n;
-    p.a_elems = p.b_elems = p.out_elems = static_cast<long long>(n) * n;
-    p.flops = 2.0 * double(n) * n * n;
-    p.bytes = 4.0 * 3.0 * double(n) * n;
-    p.unit = "TFLOP/s";
-  }
+  describe_fp32_gemm(r.port("cutlass"), cute_gemm::size,
+                     "a CuTe sm80 multistage mainloop (cute::copy of SM80_CP_ASYNC_CACHEGLOBAL<uint128_t> atoms, cp_async_fence, "
+                     "cp_async_wait<S-2>) vs its port pb_port_cute: C = A B fp32, A stored transposed, 128 x 128 C tile per CTA, "
+                     "K-tile 8, 4 stages, one tile per CTA");
 }
 
 }  // namespace
