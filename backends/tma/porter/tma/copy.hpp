@@ -42,12 +42,10 @@ struct tma_copy {
   template <class Box>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
-    // Every thread checks: testing thread 0 alone measured 7 more registers on sm_90.
-    if (!src.supports(path_id::tma))
-      detail::trap("async_copy on path tma: this source does not allow tma (see porter::explain on the host)");
     using T = typename Box::element_type;
     constexpr int R = Box::rank;
     if constexpr (R == 1) {
+      if (!src.supports(path_id::tma)) unsupported_source();
       // Elements [lo, hi) of the box lie inside the tensor; the rest are zero.
       constexpr std::int64_t B = Box::dim(0);
       std::int64_t lo = -std::int64_t(at[0]), hi = src.extent[0] - std::int64_t(at[0]);
@@ -62,12 +60,22 @@ struct tma_copy {
       // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary (the hardware
       // raises an illegal-instruction error otherwise); such boxes move with thread loads.
       if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0) {
+        if (!src.supports(path_id::tma)) unsupported_source();
         detail::strict_fallback("strict paths: tma box at an innermost coordinate that is not a multiple of 16 B would move with thread loads", ctx.thread);
         staged_copy::copy_box<Box, 1>(dst, src, at, ctx);
         after_thread_stores(ctx);
         return;
       }
       if (ctx.thread != 0) return;
+      // Only the issuing thread tests the source, with a predicated trap (no branch, no message
+      // in release builds; PORTER_DEBUG=1 prints it): a test in every thread cost each warp
+      // 4 instructions per box per step, and a branch to a trapping block here would make the
+      // compiler treat the ring's counters as divergent (sm_90 SASS; porter/ptx/common.hpp).
+#if PORTER_DEBUG
+      if (!src.supports(path_id::tma)) unsupported_source();
+#else
+      ptx::trap_unless(src.supports(path_id::tma));
+#endif
       const void* tmap = src.tensor_map;
       if (!__isGridConstant(tmap))
         ptx::trap_with("tma path: the tiled_source must be a __grid_constant__ const kernel parameter, "
@@ -140,6 +148,10 @@ struct tma_copy {
   // Collective: the fallback is taken by all threads or none (it depends only on the arguments).
   // In a role pipeline (ctx.role_producers) no barrier: every producer thread arrives on FULL
   // itself, with release semantics, which publishes its own stores (porter/tma/role_protocol.hpp).
+  [[noreturn]] static PORTER_DEVICE void unsupported_source() {
+    detail::trap("async_copy on path tma: this source does not allow tma (see porter::explain on the host)");
+    __builtin_unreachable();
+  }
   static PORTER_DEVICE PORTER_FORCEINLINE void after_thread_stores(const detail::copy_context& ctx) {
     ptx::fence_proxy_async_shared_cta();
     if (!ctx.role_producers) __syncthreads();
