@@ -10,7 +10,8 @@
 // cp_async and staged waits end with one), so the guard only adds one when none has passed:
 //
 //   acquire number a (= pass * S + stage) refills the stage released by release number a - S.
-//   That release is covered when the last CTA barrier came after it: a - S < released_at_barrier.
+//   That release is covered when the last CTA barrier came after it: a - S < released_at_barrier,
+//   kept as one threshold, a < first_unsafe = released_at_barrier + S.
 //
 // Per-thread state, uniform across the CTA (every thread makes the same calls in the same order).
 #pragma once
@@ -21,22 +22,24 @@ namespace porter::detail {
 /// Bookkeeping of releases and CTA barriers for one ring of `Stages` stages (see file comment).
 template <int Stages>
 struct reuse_guard {
-  unsigned released = 0;     ///< stages released so far by this thread
-  unsigned fenced = 0;       ///< `released` at the last CTA barrier every thread passed
+  unsigned released = 0;                 ///< stages released so far by this thread
+  unsigned first_unsafe = unsigned(Stages);  ///< the first acquire number whose refill is not covered: S + `released` at the last CTA barrier
 
 #if PORTER_GPU_COMPILER
   /// A CTA barrier every thread passed has just completed (called by the protocol after it).
-  PORTER_DEVICE PORTER_FORCEINLINE void on_barrier() { fenced = released; }
+  PORTER_DEVICE PORTER_FORCEINLINE void on_barrier() { first_unsafe = released + unsigned(Stages); }
   /// This thread has released one more stage.
   PORTER_DEVICE PORTER_FORCEINLINE void on_release() { ++released; }
   /// Before acquire (stage, pass): run a CTA barrier if the stage's last release is not yet
-  /// covered by one. Collective (the condition is uniform across the CTA).
+  /// covered by one. Collective (the condition is uniform across the CTA). One compare: acquire
+  /// a is covered iff a - S < released-at-barrier, i.e. a < first_unsafe (the first pass, a < S,
+  /// is covered from the start: first_unsafe starts at S).
   PORTER_DEVICE PORTER_FORCEINLINE void before_acquire(unsigned stage, unsigned pass) {
-    if (pass == 0) return;                                   // first pass: never read
-    const unsigned refilled = (pass - 1) * unsigned(Stages) + stage;  // the release it reuses
-    if (refilled >= fenced) {
+    // The pipeline derives (stage, pass) from its acquire count, so this folds back to that count.
+    const unsigned a = pass * unsigned(Stages) + stage;
+    if (a >= first_unsafe) {
       __syncthreads();
-      fenced = released;
+      on_barrier();
     }
   }
 #endif
