@@ -33,6 +33,7 @@
 
 #include "porter/box.hpp"
 #include "porter/config.hpp"
+#include "porter/lowerings.hpp"
 #include "porter/stage_ring.hpp"
 
 namespace porter {
@@ -99,8 +100,16 @@ struct shared_layout {
   PORTER_HOST_DEVICE static unsigned char* part(void* smem) {
     static_assert(I >= 0 && I < int(sizeof...(Parts)), "porter::shared_layout::part<I>: I must name one of the parts.");
     unsigned char* p = static_cast<unsigned char*>(smem);
-    // Align up by adding bytes to the pointer, so the compiler keeps knowing it points to shared memory.
+    // Align up by adding bytes to the pointer, so the compiler keeps knowing it points to shared
+    // memory. On the device the pad comes from the shared-window offset (the vendor registry's
+    // detail::shared_alignment_pad), as in porter::pipeline: it folds into the later shared-space
+    // addresses, and to zero when `smem` is declared __align__(alignment) or wider; a pad from the
+    // generic address is opaque to the compiler (it kept the bf16 port's wmma loads generic).
+#if PORTER_DEVICE_PASS
+    const std::size_t pad = detail::shared_alignment_pad(p, alignment);
+#else
     const std::uintptr_t pad = (alignment - (reinterpret_cast<std::uintptr_t>(p) & (alignment - 1))) & (alignment - 1);
+#endif
     return p + pad + offset(I);
   }
 };
