@@ -25,7 +25,7 @@ using halo_box = porter::box<float, tile_h + 2, tile_w + 8>;
 template <class Path>
 __global__ void jacobi5(const __grid_constant__ porter::tiled_source<halo_box> grid_in, float* out, int h, int w,
                         porter::tile_schedule sched) {
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, 3, halo_box> pipe(smem);
   const int tiles_x = (w + tile_w - 1) / tile_w;
   auto origin = [&](long long t) { return porter::coord<2>{int(t / tiles_x) * tile_h, int(t % tiles_x) * tile_w}; };

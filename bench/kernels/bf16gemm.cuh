@@ -102,7 +102,7 @@ __global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
                 porter::tile_schedule sched) {
   using namespace bf16gemm_shape;
   static_assert(ksteps % 2 == 0, "the fragment double buffer ends a stage in buffer 1 (an even number of k-steps)");
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, Stages, a_box, b_box> pipe(smem);
   const int tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
   const int steps = sched.count() * ktiles;

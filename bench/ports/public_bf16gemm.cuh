@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(bf16gemm::threads)
   using R = rings<Path, S, Pitch>;
   static_assert(R::ab::ring::buffer_offset(1) == ab_box<Pitch>::bytes && 2 * ab_box<Pitch>::bytes >= sizeof(float) * block_tile * block_tile,
                 "the epilogue stages the 128 x 128 fp32 D tile across a stage's two buffers");
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   typename R::ab ab(R::layout::template part<0>(smem));
   typename R::c cring(R::layout::template part<1>(smem));
 

@@ -22,7 +22,7 @@ __global__ void pb_port_matmul(const __grid_constant__ porter::tiled_source<matm
                                const __grid_constant__ porter::tiled_source<matmul::b_box> B, float* __restrict__ C, int hA,
                                int wA, int wB) {
   using namespace matmul;
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, S, a_box, b_box> pipe(smem);
   const int m0 = int(blockIdx.y) * block, n0 = int(blockIdx.x) * block;
   const int tx = int(threadIdx.x), ty = int(threadIdx.y);

@@ -141,7 +141,10 @@ class consumer_stage {
 /// Shared memory: construct over at least `shared_bytes` bytes of (dynamic) shared memory; pass
 /// shared_bytes as the launch's dynamic shared memory (the same for every path). All threads of the
 /// CTA must construct it and take part in every call. Threads: any CTA shape; blockDim is read at
-/// construction.
+/// construction. Any base works: the ring aligns itself (ring::alignment, 128 B unswizzled) from the
+/// base's shared-window offset. Declare the array `extern __shared__ __align__(128) unsigned char
+/// smem[];` (or the ring's alignment) and that pad folds to zero at compile time: in a K-loop it
+/// was recomputed every step (H200, sm_90: smallgemm tma 3.34 -> 3.04 ms with the declaration).
 template <class Path, int Stages, class... Boxes>
 class pipeline {
   static_assert(is_path<Path>::value,
