@@ -21,7 +21,7 @@ __global__ void __launch_bounds__(stream_shape::threads)
     pb_stream(const __grid_constant__ porter::tiled_source<stream_shape::box> x, float* __restrict__ y, long long n,
               float a, float b, porter::tile_schedule sched) {
   using namespace stream_shape;
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, Stages, box> pipe(smem);
   porter::for_each_tile(
       pipe, x, sched, [&](long long t) { return porter::coord<1>{int(t * tile)}; },
@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(copy2d_shape::threads)
     pb_copy2d(const __grid_constant__ porter::tiled_source<copy2d_shape::box> x,
               const __grid_constant__ porter::tiled_destination<copy2d_shape::box> y, int w, porter::tile_schedule sched) {
   using namespace copy2d_shape;
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, Stages, box> pipe(smem);
   porter::store_queue<Path> q;
   const int tiles_x = (w + tile_w - 1) / tile_w;
@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(transpose_shape::threads)
                  porter::tile_schedule sched) {
   using namespace transpose_shape;
   using B = box<Sw>;
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, Stages, B> pipe(smem);
   const int tiles_x = (w + tile - 1) / tile;
   porter::for_each_tile(
@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(stencil_shape::threads)
                int w, porter::tile_schedule sched) {
   using namespace stencil_shape;
   using B = box<R>;
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, Stages, B> pipe(smem);
   const int tiles_x = (w + tile_w - 1) / tile_w;
   porter::for_each_tile(
@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
              const __grid_constant__ porter::tiled_source<sgemm_shape::b_box> bsrc, float* __restrict__ c, int m, int n,
              int k, porter::tile_schedule sched) {
   using namespace sgemm_shape;
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, Stages, a_box, b_box> pipe(smem);
   const int tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
   const int steps = sched.count() * ktiles;
@@ -164,22 +164,36 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
                     const __grid_constant__ porter::tiled_source<sgemm_shape::b_box> bsrc, float* __restrict__ c, int m, int n,
                     int k, porter::tile_schedule sched) {
   using namespace sgemm_shape;
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, Stages, a_box, b_box> pipe(smem);
   const int tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
   const int tiles = int(sched.count()), steps = tiles * ktiles;
   const sgemm_thread th;
   float acc[8][8];
   int issued = 0;
+  // The producer's cursor: K-tile p_kt of output tile (p_tm, p_tn), the schedule's tile p_tl. The
+  // tile's indices are recomputed only when the cursor moves to the next tile, so a step issues
+  // its two copies with no integer division. (Indices, not element offsets: p_tm * bm keeps the
+  // box's innermost coordinate a visible multiple of 16 bytes, so the tma path's unaligned-box
+  // fallback is not compiled into the loop.)
+  int p_tl = 0, p_kt = 0, p_tm = 0, p_tn = 0;
+  auto locate = [&] {
+    const int t = int(sched.tile(p_tl));
+    p_tm = t / tiles_n;
+    p_tn = t - p_tm * tiles_n;
+  };
+  locate();
   auto issue = [&] {
     auto slot = pipe.producer_acquire();
-    const int tl = issued / ktiles, kt = issued - tl * ktiles;
-    const int t = int(sched.tile(tl));
-    const int tm = t / tiles_n, tn = t - tm * tiles_n;
-    porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{kt * bk, tm * bm});
-    porter::async_copy(porter::buffer<1>(slot), bsrc, porter::coord<2>{kt * bk, tn * bn});
+    porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{p_kt * bk, p_tm * bm});
+    porter::async_copy(porter::buffer<1>(slot), bsrc, porter::coord<2>{p_kt * bk, p_tn * bn});
     pipe.producer_commit(slot);
     ++issued;
+    if (++p_kt == ktiles) {
+      p_kt = 0;
+      ++p_tl;
+      locate();
+    }
   };
   if constexpr (Stages > 1)
     while (issued < steps && issued < Stages - 1) issue();
@@ -214,7 +228,7 @@ __global__ void __launch_bounds__(smallgemm_shape::threads)
                  const __grid_constant__ porter::tiled_source<smallgemm_shape::b_box> bsrc, float* __restrict__ c, int m,
                  int n, int k, porter::tile_schedule sched) {
   using namespace smallgemm_shape;
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, Stages, a_box, b_box> pipe(smem);
   const int tiles_n = (n + tile - 1) / tile, ktiles = (k + bk - 1) / bk;
   const int steps = sched.count() * ktiles;
