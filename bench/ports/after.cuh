@@ -17,7 +17,7 @@ __global__ void __launch_bounds__(axpb::threads)
     pb_port_axpb(const __grid_constant__ porter::tiled_source<axpb::box> x, float* __restrict__ y, long long n, float a, float b,
                  porter::tile_schedule sched) {
   using namespace axpb;
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, S, box> pipe(smem);
   porter::for_each_tile(
       pipe, x, sched, [&](long long t) { return porter::coord<1>{int(t * tile)}; },
@@ -32,7 +32,7 @@ __global__ void __launch_bounds__(jacobi::threads)
     pb_port_jacobi(const __grid_constant__ porter::tiled_source<jacobi::box> in, float* __restrict__ out, int h, int w,
                    porter::tile_schedule sched) {
   using namespace jacobi;
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, 1, box> pipe(smem);
   const int tiles_x = w / tile_w;
   porter::for_each_tile(
@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(tilesum::threads)
     pb_port_tilesum(const __grid_constant__ porter::tiled_source<tilesum::box> x, float* __restrict__ sums,
                     porter::tile_schedule sched) {
   using namespace tilesum;
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   __shared__ float warp_sums[threads / 32];
   porter::pipeline<Path, stages, box> pipe(smem);
   porter::for_each_tile(
@@ -69,14 +69,16 @@ __global__ void __launch_bounds__(tilesum::threads)
 /// __syncthreads -- is the pipeline's: two boxes per stage (At[kt*8:+8][tm*128:+128] and
 /// B[kt*8:+8][tn*128:+128]) and one token per step. Unlike the before, edges need no host check:
 /// outside At and B the boxes read as zero and sgemm_store masks C. The same FMAs in the same order
-/// (compute.cuh sgemm_mma): the same bits. The launch bounds are the before's (256 threads, no
-/// minimum CTA count).
+/// (compute.cuh sgemm_mma): the same bits. The launch bounds ask for the occupancy the before
+/// gets (2 CTAs of 256 threads per SM, 119 registers): without the minimum, ptxas schedules the
+/// port's shared loads in clumps of four between blocks of 64 FMAs; with it they are interleaved
+/// with the FMAs as in the before (sm_90 SASS).
 template <class Path, int S>
-__global__ void __launch_bounds__(sgemm_shape::threads)
+__global__ void __launch_bounds__(sgemm_shape::threads, 2)
     pb_port_cute(const __grid_constant__ porter::tiled_source<sgemm_shape::a_box> at,
                  const __grid_constant__ porter::tiled_source<sgemm_shape::b_box> b, float* __restrict__ c, int m, int n, int k) {
   using namespace sgemm_shape;
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, S, a_box, b_box> pipe(smem);
   const int tiles_n = (n + bn - 1) / bn;
   const int tm = int(blockIdx.x) / tiles_n, tn = int(blockIdx.x) % tiles_n;
