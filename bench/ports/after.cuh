@@ -70,9 +70,7 @@ __global__ void __launch_bounds__(tilesum::threads)
 /// B[kt*8:+8][tn*128:+128]) and one token per step. Unlike the before, edges need no host check:
 /// outside At and B the boxes read as zero and sgemm_store masks C. The same FMAs in the same order
 /// (compute.cuh sgemm_mma): the same bits. The launch bounds are the before's (256 threads, no
-/// minimum CTA count). Not yet timed: with a minimum of 2 CTAs per SM (the occupancy both reach)
-/// ptxas interleaves the port's shared loads with its FMAs as in the before, instead of clumps of
-/// four between blocks of 64 FMAs (sm_90 SASS).
+/// minimum CTA count).
 template <class Path, int S>
 __global__ void __launch_bounds__(sgemm_shape::threads)
     pb_port_cute(const __grid_constant__ porter::tiled_source<sgemm_shape::a_box> at,
