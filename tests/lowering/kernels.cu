@@ -39,6 +39,18 @@ __global__ void lower_box2d(const __grid_constant__ porter::tiled_source<box2> s
       [&](const porter::tile_view<box2>& t, int i) { drain(t, out, i); });
 }
 
+/// lower_box2d over an array declared __align__(128): the ring's alignment pad folds to zero at
+/// compile time (the pipeline docstring's recommendation). Its own array name: one extern shared
+/// name has one alignment per translation unit.
+template <class Path>
+__global__ void lower_aligned2d(const __grid_constant__ porter::tiled_source<box2> src, float* out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem_aligned[];
+  porter::pipeline<Path, 2, box2> pipe(smem_aligned);
+  porter::for_each_tile(
+      pipe, src, steps, [](int i) { return porter::coord<2>{i * box2::dim(0), 0}; },
+      [&](const porter::tile_view<box2>& t, int i) { drain(t, out, i); });
+}
+
 template <class Path>
 __global__ void lower_box3d(const __grid_constant__ porter::tiled_source<box3> src, float* out, int steps) {
   extern __shared__ unsigned char smem[];
@@ -181,6 +193,7 @@ __global__ void lower_grid(unsigned* out) {
 #define LOWERING_INSTANTIATE(P)                                                                             \
   template __global__ void lower_box1d<P>(const __grid_constant__ porter::tiled_source<box1>, float*, int); \
   template __global__ void lower_box2d<P>(const __grid_constant__ porter::tiled_source<box2>, float*, int); \
+  template __global__ void lower_aligned2d<P>(const __grid_constant__ porter::tiled_source<box2>, float*, int); \
   template __global__ void lower_box3d<P>(const __grid_constant__ porter::tiled_source<box3>, float*, int); \
   template __global__ void lower_bytes<P>(const unsigned char*, unsigned, unsigned char*, int);                  \
   template __global__ void lower_swz2d<P>(const __grid_constant__ porter::tiled_source<swz>,                   \
