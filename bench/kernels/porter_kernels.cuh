@@ -182,7 +182,7 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
     p_tm = t / tiles_n;
     p_tn = t - p_tm * tiles_n;
   };
-  locate();
+  if (tiles > 0) locate();  // n == 0 gives tiles_n == 0 and no tiles
   auto issue = [&] {
     auto slot = pipe.producer_acquire();
     porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{p_kt * bk, p_tm * bm});

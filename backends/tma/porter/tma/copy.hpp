@@ -139,6 +139,11 @@ struct tma_copy {
   }
 
  private:
+  /// Trap with porter's message: the source does not allow tma (every thread; a cold path).
+  [[noreturn]] static PORTER_DEVICE void unsupported_source() {
+    detail::trap("async_copy on path tma: this source does not allow tma (see porter::explain on the host)");
+    __builtin_unreachable();
+  }
   // Bytes this path stores with plain st.shared (the thread-load fallbacks):
   //  * may be overwritten by a TMA copy in a later pass over the ring (async proxy): each writing
   //    thread orders its generic stores before later async-proxy accesses (PTX ISA 9.7.13.4,
@@ -148,10 +153,6 @@ struct tma_copy {
   // Collective: the fallback is taken by all threads or none (it depends only on the arguments).
   // In a role pipeline (ctx.role_producers) no barrier: every producer thread arrives on FULL
   // itself, with release semantics, which publishes its own stores (porter/tma/role_protocol.hpp).
-  [[noreturn]] static PORTER_DEVICE void unsupported_source() {
-    detail::trap("async_copy on path tma: this source does not allow tma (see porter::explain on the host)");
-    __builtin_unreachable();
-  }
   static PORTER_DEVICE PORTER_FORCEINLINE void after_thread_stores(const detail::copy_context& ctx) {
     ptx::fence_proxy_async_shared_cta();
     if (!ctx.role_producers) __syncthreads();
