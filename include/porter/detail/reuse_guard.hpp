@@ -35,8 +35,7 @@ struct reuse_guard {
   /// a is covered iff a - S < released-at-barrier, i.e. a < first_unsafe (the first pass, a < S,
   /// is covered from the start: first_unsafe starts at S).
   PORTER_DEVICE PORTER_FORCEINLINE void before_acquire(unsigned stage, unsigned pass) {
-    // The pipeline derives (stage, pass) from its acquire count, so this folds back to that count.
-    const unsigned a = pass * unsigned(Stages) + stage;
+    const unsigned a = pass * unsigned(Stages) + stage;  // this acquire's number (stage < Stages)
     if (a >= first_unsafe) {
       __syncthreads();
       on_barrier();
