@@ -143,8 +143,10 @@ for tool in memcheck racecheck synccheck; do
   say "$tool: compute-sanitizer --tool $tool porter_device_tests (sanitizer scale)"
   extra=()
   [ "$tool" = racecheck ] && extra+=(--racecheck-report all)
+  # TmaTrap traps on purpose (in a death-test child): a sanitizer would count the trap as an error,
+  # and under memcheck the child never returned (H200, 2026-12-01). ctest runs it without one.
   PORTER_DEVICE_TEST_SCALE=sanitizer timeout 1200 "$SANITIZER" --tool "$tool" --print-limit 200 --error-exitcode 99 \
-    "${extra[@]}" "$DEV_BIN" >"$OUT/$tool.log" 2>&1
+    "${extra[@]}" "$DEV_BIN" --gtest_filter='-TmaTrap.*' >"$OUT/$tool.log" 2>&1
   rc=$?
   # memcheck/synccheck: "ERROR SUMMARY: N errors"; racecheck: "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
   summary_line=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$OUT/$tool.log" | tail -1 | sed 's/^=* *//')
