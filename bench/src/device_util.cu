@@ -112,10 +112,12 @@ __global__ void k_chase_init(unsigned* buf, unsigned lines) {
     buf[std::size_t(j) * 32] = next * 32u;
   }
 }
-__global__ void k_chase(const unsigned* buf, int hops, unsigned* out) {
-  unsigned p = 0;
+/// `hops` dependent loads from the chain position in *cursor; the position reached is stored back,
+/// so the next launch continues into lines no launch has touched (none is then an L2 hit).
+__global__ void k_chase(const unsigned* buf, int hops, unsigned* cursor) {
+  unsigned p = *cursor;
   for (int h = 0; h < hops; ++h) p = __ldcg(buf + p);  // .cg: skip L1, the measured hop is L2 or DRAM
-  *out = p;
+  *cursor = p;
 }
 
 int grid_for(long long n) { return int(std::min<long long>((n + 255) / 256, 4096)); }
@@ -179,16 +181,19 @@ const void* copy_kernel_func() { return reinterpret_cast<const void*>(&pb_copy);
 double pointer_chase_latency_ns(void* scratch, std::size_t bytes, int hops, cudaStream_t s) {
   unsigned lines = 1;
   while (std::size_t(lines) * 2 * 128 <= bytes) lines *= 2;  // a power of two for the LCG
+  if (lines < 128) return -1;
+  hops = int(std::min<long long>(hops, (lines - 64) / 3));  // the four launches never wrap the cycle
   unsigned* buf = static_cast<unsigned*>(scratch);
   unsigned* out = nullptr;
   check(cudaMallocAsync(&out, sizeof(unsigned), s), "cudaMallocAsync");
+  check(cudaMemsetAsync(out, 0, sizeof(unsigned), s), "cudaMemsetAsync");
   k_chase_init<<<1024, 256, 0, s>>>(buf, lines);
   check(cudaGetLastError(), "k_chase_init");
   cudaEvent_t e0, e1;
   check(cudaEventCreate(&e0), "cudaEventCreate");
   check(cudaEventCreate(&e1), "cudaEventCreate");
   std::vector<double> ns;
-  k_chase<<<1, 1, 0, s>>>(buf, 64, out);  // warm-up: module load, TLB for the first pages
+  k_chase<<<1, 1, 0, s>>>(buf, 64, out);  // warm-up: module load (its 64 lines are not timed again)
   for (int r = 0; r < 3; ++r) {
     check(cudaEventRecord(e0, s), "cudaEventRecord");
     k_chase<<<1, 1, 0, s>>>(buf, hops, out);
