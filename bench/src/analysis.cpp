@@ -10,6 +10,7 @@
 #include <porter/planner.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -114,9 +115,19 @@ void evaluate_planner(context& cx) {
     for (const char* path : {"tma", "cp_async", "staged"}) {
       // The default-stage kernel's description: stage bytes, fixed shared memory, threads.
       const kernel_desc* d = nullptr;
+      // Each stage count's instantiation has its own registers, hence its own CTAs per SM: the
+      // planner gets every one the sweep built (0 where none was).
+      std::array<int, 9> ctas_by_stages{};
       auto find = [&](const auto& list, int def) {
-        for (const auto& v : list)
-          if (v.d.impl == "porter" && v.d.path == path && v.d.stages == def) d = &v.d;
+        for (const auto& v : list) {
+          if (v.d.impl != "porter" || v.d.path != path) continue;
+          if (v.d.stages == def) d = &v.d;
+          if (v.d.stages >= 1 && v.d.stages <= 8 && v.d.func) {
+            int n = 0;
+            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, v.d.func, v.d.threads, 0) == cudaSuccess) ctas_by_stages[v.d.stages] = n;
+            else cudaGetLastError();
+          }
+        }
       };
       double flops_per_stage = 0;
       if (workload == "stream") find(cx.reg.stream, default_stages_stream);
@@ -145,6 +156,7 @@ void evaluate_planner(context& cx) {
         regs_limit = 0;
       }
       q.ctas_per_sm_limit = regs_limit;
+      q.ctas_per_sm_by_stages = ctas_by_stages;
       q.latency_ns = cx.latency_ns;
       std::string demand_src;
       if (flops_per_stage > 0) {
@@ -177,9 +189,12 @@ void evaluate_planner(context& cx) {
       pl.planned = plan.stages;
       pl.reason = plan.reason + " [demand: " + demand_src + "; latency: " + format_double(q.latency_ns, 0) + " ns]";
       // The planner's point is the "porter" row at its stage count (porter rows use plan_schedule's
-      // grid); the best is over every porter schedule (planned, persistent, one tile per CTA) and stage.
+      // grid); the best is over every porter schedule of the same kernel (planned, persistent, one
+      // tile per CTA, four per CTA) and stage. Not over another kernel body: porter-nested (sgemm's
+      // K-loop nested per tile) is a different loop the author writes, not a point the planner picks.
       const row* best = best_row(cx, [&](const row& r) {
-        return r.workload == workload && r.size == size && r.impl.rfind("porter", 0) == 0 && r.path == path;
+        return r.workload == workload && r.size == size && r.path == path &&
+               (r.impl == "porter" || r.impl == "porter-persistent" || r.impl == "porter-per-tile" || r.impl == "porter-4-per-cta");
       });
       const row* planned = best_row(cx, [&](const row& r) {
         return r.workload == workload && r.size == size && r.impl == "porter" && r.path == path && r.stages == plan.stages;

@@ -41,9 +41,20 @@ int ctas_with_stages(const device_caps& caps, const stage_plan_request& req, int
   const int threads = req.threads_per_cta > 0 ? req.threads_per_cta : 1;
   int limit = caps.max_threads_per_sm > 0 ? std::max(1, caps.max_threads_per_sm / threads) : max_ctas_per_sm_hw;
   limit = std::min(limit, max_ctas_per_sm_hw);
-  if (req.ctas_per_sm_limit > 0) limit = std::min(limit, req.ctas_per_sm_limit);
+  const int by_stages = s >= 1 && s < int(req.ctas_per_sm_by_stages.size()) ? req.ctas_per_sm_by_stages[std::size_t(s)] : 0;
+  if (by_stages > 0) limit = std::min(limit, by_stages);
+  else if (req.ctas_per_sm_limit > 0) limit = std::min(limit, req.ctas_per_sm_limit);
   const std::size_t smem = req.fixed_smem_bytes + req.static_smem_bytes + std::size_t(s) * req.stage_bytes;
   return std::min(limit, ctas_by_shared_memory(caps, smem, req.reserved_smem_per_cta));
+}
+/// The stage count in 1..max_s with the most CTAs per SM (ties: fewer stages); 0 when none fits.
+int most_ctas_stages(const device_caps& caps, const stage_plan_request& req, int max_s) {
+  int best = 0, best_ctas = 0;
+  for (int s = 1; s <= max_s; ++s) {
+    const int c = ctas_with_stages(caps, req, s);
+    if (c > best_ctas) { best = s; best_ctas = c; }
+  }
+  return best;
 }
 /// Little's law: bytes in flight per SM that `req`'s latency and demand (or their defaults) ask for.
 double needed_bytes(const device_caps& caps, const stage_plan_request& req) {
@@ -67,11 +78,19 @@ stage_plan plan_stages(const device_caps& caps, const stage_plan_request& req) {
 
   std::ostringstream why;
   if (req.path == path_id::staged) {
-    p.stages = 1;
-    p.ctas_per_sm = ctas_at(1);
+    const int s = most_ctas_stages(caps, req, max_s);
+    p.stages = s > 0 ? s : 1;
+    p.ctas_per_sm = ctas_at(p.stages);
     p.in_flight_bytes = 0;
-    why << "staged copies are synchronous loads: more stages add no bytes in flight, only shared memory; "
-           "1 stage keeps the most CTAs per SM (" << p.ctas_per_sm << ")";
+    if (s == 0)
+      why << "not even 1 stage of " << req.stage_bytes << " B fits the shared memory of one CTA";
+    else if (s == 1)
+      why << "staged copies are synchronous loads: more stages add no bytes in flight, only shared memory; "
+             "1 stage keeps the most CTAs per SM (" << p.ctas_per_sm << ")";
+    else
+      why << "staged copies are synchronous loads: more stages add no bytes in flight, only shared memory; "
+          << s << " stages keep the most CTAs per SM (" << p.ctas_per_sm << ", against " << ctas_at(1)
+          << " at 1 stage: that instantiation's registers allow fewer)";
     p.reason = why.str();
     return p;
   }
@@ -188,7 +207,10 @@ launch_plan plan_launch(const device_caps& caps, const launch_plan_request& req)
   if (q.stage_bytes == 0)
     throw error(errc::invalid_argument, "planner.stage_bytes", "stage_bytes is 0; a stage must bring in at least one byte");
   launch_plan p;
-  const int one_ctas = ctas_with_stages(caps, q, 1);
+  // A one-step tile needs one stage; among the counts, the one whose instantiation fits the most
+  // CTAs per SM (ties: fewer stages) — 1 unless ctas_per_sm_by_stages says otherwise.
+  const int one_s = most_ctas_stages(caps, q, std::clamp(q.max_stages, 1, 8));
+  const int one_ctas = one_s > 0 ? ctas_with_stages(caps, q, one_s) : 0;
   const double needed = needed_bytes(caps, q);
   const int sms = caps.sm_count > 0 ? caps.sm_count : 1;
   const double at_one = double(one_ctas) * double(q.stage_bytes);
@@ -196,12 +218,17 @@ launch_plan plan_launch(const device_caps& caps, const launch_plan_request& req)
   why.setf(std::ios::fixed);
   why.precision(1);
   if (req.steps_per_tile <= 1 && one_ctas > 0 && (req.tiles <= static_cast<long long>(sms) * one_ctas || at_one >= needed)) {
-    p.stages = 1;
+    p.stages = one_s;
     p.one_tile_per_cta = true;
     p.ctas_per_sm = one_ctas;
-    why << "one tile per CTA, 1 stage: " << one_ctas << " CTAs/SM x " << double(q.stage_bytes) / 1024.0 << " KiB = "
-        << at_one / 1024.0 << " KiB in flight per SM >= the " << needed / 1024.0
-        << " KiB Little's law asks for; more stages would only cut the CTAs per SM";
+    why << "one tile per CTA, " << one_s << (one_s == 1 ? " stage: " : " stages: ") << one_ctas << " CTAs/SM x "
+        << double(q.stage_bytes) / 1024.0 << " KiB = " << at_one / 1024.0 << " KiB in flight per SM >= the " << needed / 1024.0
+        << " KiB Little's law asks for; ";
+    if (one_s == 1)
+      why << "more stages would only cut the CTAs per SM";
+    else
+      why << "a tile of one step uses one stage, and the " << one_s << "-stage instantiation fits the most CTAs per SM (against "
+          << ctas_with_stages(caps, q, 1) << " at 1 stage)";
     p.reason = why.str();
     return p;
   }

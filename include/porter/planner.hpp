@@ -22,7 +22,15 @@
 //
 // Paths matter: tma and cp_async copies are asynchronous, so stages add bytes in flight. The staged
 // path's copies are synchronous loads (its pipeline completes through a CTA barrier), so extra stages
-// only cost shared memory: for it the plan is always 1 stage, and latency is hidden by occupancy.
+// add no bytes in flight of the planner's kind: for it latency is hidden by occupancy, and the plan
+// is the stage count with the most CTAs per SM (ties: fewer stages; 1 unless the caller says that
+// another count's instantiation fits more CTAs, see ctas_per_sm_by_stages).
+//
+// Occupancy per stage count. Each stage count is its own instantiation of the kernel, and ptxas
+// allocates registers per instantiation: on the H200 (2026-12-01) porter-bench's 5-point stencil on
+// staged took 72 registers at 1 stage (3 CTAs/SM) and 64 at 2 stages (4 CTAs/SM), and ran 13% faster
+// at 2. A caller who can query each instantiation passes its CTAs per SM in ctas_per_sm_by_stages;
+// the planner then counts CTAs with each count's own limit.
 //
 // Inputs that porter-bench measures in the same run (and a caller may pass instead of defaults):
 // `latency_ns` from a pointer chase over a buffer several times the L2 (default_memory_latency_ns()
@@ -30,6 +38,7 @@
 // kernels the consumption rate bytes_per_stage / time_per_stage at the achievable arithmetic rate
 // (demand_from_flops()).
 #pragma once
+#include <array>
 #include <cstddef>
 #include <string>
 
@@ -41,13 +50,18 @@ namespace porter {
 
 /// What the planner needs to know about one kernel.
 struct stage_plan_request {
-  path_id path = path_id::tma;          ///< the data path (staged always plans 1 stage)
+  path_id path = path_id::tma;          ///< the data path (staged plans the count with the most CTAs per SM)
   std::size_t stage_bytes = 0;          ///< bytes one stage brings in (all its buffers), > 0
   std::size_t fixed_smem_bytes = 0;     ///< dynamic shared memory per CTA besides the stages (barrier header, alignment slack)
   std::size_t static_smem_bytes = 0;    ///< static shared memory per CTA
   std::size_t reserved_smem_per_cta = 1024;  ///< shared memory the driver reserves per CTA (1 KiB on sm_80+)
   int threads_per_cta = 256;            ///< threads per CTA (limits CTAs per SM with max_threads_per_sm)
   int ctas_per_sm_limit = 0;            ///< CTAs per SM allowed by registers and other limits (0: threads only)
+  /// [s], s = 1..8: CTAs per SM that the kernel's s-stage instantiation allows by registers and
+  /// threads (cudaOccupancyMaxActiveBlocksPerMultiprocessor on that instantiation with 0 bytes of
+  /// dynamic shared memory: the planner adds the shared memory itself). 0 (the default, and [0]):
+  /// not known, ctas_per_sm_limit applies to that count.
+  std::array<int, 9> ctas_per_sm_by_stages{};
   double demand_bytes_per_second_per_sm = 0;  ///< bytes/s one SM must receive (0: DRAM peak / SMs)
   double latency_ns = 0;                ///< memory latency, ns (0: default_memory_latency_ns)
   int max_stages = 8;                   ///< upper clamp (1..8)
@@ -139,8 +153,10 @@ struct launch_plan {
 };
 
 /// THE RULE for stages and grid together. A streaming kernel (one step per tile) that fits enough
-/// tiles in flight with ONE stage per CTA (ctas_per_sm(1) x stage_bytes >= needed, or the problem
-/// fits one wave) runs one tile per CTA with 1 stage: more stages would only cut the CTAs per SM.
+/// tiles in flight with ONE stage per CTA (ctas_per_sm(s) x stage_bytes >= needed, or the problem
+/// fits one wave) runs one tile per CTA, with the stage count s that fits the most CTAs per SM
+/// (ties: fewer stages; 1 unless ctas_per_sm_by_stages says otherwise): a CTA of one step has no
+/// use for a second stage, which would only cut the CTAs per SM.
 /// Otherwise the stage count comes from plan_stages (bytes in flight inside each CTA) and the
 /// schedule from plan_schedule at that count.
 launch_plan plan_launch(const device_caps& caps, const launch_plan_request& req);
