@@ -112,7 +112,7 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
   extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, Stages, a_box, b_box> pipe(smem);
   const int tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
-  const int steps = sched.count() * ktiles;
+  const int tiles = int(sched.count()), steps = tiles * ktiles;
   const sgemm_thread th;
   float acc[8][8];
   // One step = the At and B boxes of one K-tile. Step i is consumed at iteration i; the step
@@ -120,35 +120,51 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
   // iteration i-1), so the wait's CTA barrier (cp_async, staged) also covers the stage's reuse.
   constexpr int ahead = Stages > 1 ? Stages - 1 : 1;
   int issued = 0;
+  // The producer's cursor (K-tile p_kt of output tile (p_tm, p_tn), the schedule's tile p_tl) and
+  // the consumer's (K-tile c_kt of the schedule's tile c_tl) advance by one step each: no integer
+  // division per step, the tile's indices recomputed only when a cursor moves to the next tile (as
+  // pb_sgemm_nested; its producer cursor took the nested kernel from 29.57 to 28.94 ms at 8192^3).
+  int p_tl = 0, p_kt = 0, p_tm = 0, p_tn = 0;
+  auto locate = [&] {
+    const int t = int(sched.tile(p_tl));
+    p_tm = t / tiles_n;
+    p_tn = t - p_tm * tiles_n;
+  };
+  if (steps > 0) locate();  // n == 0 gives tiles_n == 0 and no steps
   auto issue = [&] {
     auto slot = pipe.producer_acquire();
-    const int tl = issued / ktiles, kt = issued - tl * ktiles;
-    const int t = int(sched.tile(tl));
-    const int tm = t / tiles_n, tn = t - tm * tiles_n;
-    porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{kt * bk, tm * bm});
-    porter::async_copy(porter::buffer<1>(slot), bsrc, porter::coord<2>{kt * bk, tn * bn});
+    porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{p_kt * bk, p_tm * bm});
+    porter::async_copy(porter::buffer<1>(slot), bsrc, porter::coord<2>{p_kt * bk, p_tn * bn});
     pipe.producer_commit(slot);
     ++issued;
+    if (++p_kt == ktiles) {
+      p_kt = 0;
+      if (++p_tl < tiles) locate();
+    }
   };
+  int c_tl = 0, c_kt = 0;
   for (int i = 0; i < steps; ++i) {
     // Iteration 0 fills the ring (Stages-1 steps; Stages = 1: the step itself).
     while (issued < steps && issued < i + (i == 0 || Stages == 1 ? ahead : 0)) issue();
     auto ready = pipe.consumer_wait();
     if (Stages > 1 && issued < steps) issue();
-    const int tl = i / ktiles, kt = i - tl * ktiles;
-    if (kt == 0) {
+    if (c_kt == 0) {
 #pragma unroll
       for (int r = 0; r < 8; ++r)
 #pragma unroll
         for (int q = 0; q < 8; ++q) acc[r][q] = 0.f;
     }
     sgemm_mma(acc, ready.template tile<0>().data(), ready.template tile<1>().data(), th);
-    if (kt == ktiles - 1) {
-      const int t = int(sched.tile(tl));
+    if (c_kt == ktiles - 1) {
+      const int t = int(sched.tile(c_tl));
       const int tm = t / tiles_n, tn = t - tm * tiles_n;
       sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
     }
     pipe.consumer_release(ready);
+    if (++c_kt == ktiles) {
+      c_kt = 0;
+      ++c_tl;
+    }
   }
 }
 
