@@ -181,19 +181,27 @@ schedule_plan plan_schedule(const device_caps& caps, const schedule_request& req
   std::ostringstream why;
   why.setf(std::ios::fixed);
   why.precision(1);
-  if (req.tiles <= resident || per_tile >= p.needed_bytes) {
+  // A persistent CTA keeps `ahead` tiles' steps in flight; a one-tile CTA min(steps, ahead): with
+  // tiles of at least `ahead` steps the two are the same, and persistence would buy nothing.
+  const double persistent_bytes = double(req.ctas_per_sm) * double(ahead) * double(req.tile_bytes);
+  if (req.tiles <= resident || per_tile >= p.needed_bytes || persistent_bytes <= per_tile) {
     p.schedule = blocked_schedule(req.tiles, 1);
     p.in_flight_bytes = per_tile;
     if (req.tiles <= resident)
       why << "one tile per CTA: the " << req.tiles << " tiles fit in one wave of " << resident << " resident CTAs";
-    else
+    else if (per_tile >= p.needed_bytes)
       why << "one tile per CTA: " << req.ctas_per_sm << " resident CTAs/SM x " << (steps < ahead ? steps : ahead) << " x "
           << double(req.tile_bytes) / 1024.0 << " KiB = "
           << per_tile / 1024.0 << " KiB in flight per SM >= the " << p.needed_bytes / 1024.0 << " KiB Little's law asks for ("
           << latency << " ns x " << demand / 1e9 << " GB/s per SM); residency hides the latency";
+    else
+      why << "one tile per CTA: a tile of " << steps << " steps already keeps the pipeline's " << ahead << " stage"
+          << (ahead == 1 ? "" : "s") << " in flight in each of " << req.ctas_per_sm << " resident CTAs/SM ("
+          << per_tile / 1024.0 << " KiB per SM, below the " << p.needed_bytes / 1024.0
+          << " KiB Little's law asks for); a persistent grid would keep no more";
   } else {
     p.schedule = persistent_schedule(req.tiles, int(resident));
-    p.in_flight_bytes = double(req.ctas_per_sm) * double(ahead) * double(req.tile_bytes);
+    p.in_flight_bytes = persistent_bytes;
     why << "persistent: one tile per resident CTA keeps only " << per_tile / 1024.0 << " KiB in flight per SM, below the "
         << p.needed_bytes / 1024.0 << " KiB needed; " << resident << " CTAs each keep " << ahead << " tiles in flight ("
         << p.in_flight_bytes / 1024.0 << " KiB per SM)";

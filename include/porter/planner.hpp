@@ -112,7 +112,9 @@ int plan_stages(const device_caps& caps, std::size_t bytes_per_stage, int ctas_p
 // the problem (tiles CTAs): no CTA waits at the end for a round-robin share it does not have. When it
 // does not hold, a CTA must keep several tiles in flight itself: a persistent grid (SMs x
 // ctas_per_sm CTAs, round-robin over the tiles) whose pipelines keep (stages - 1) tiles each in
-// flight. porter-bench measures both schedules at every stage count beside this choice.
+// flight. A tile of at least stages - 1 steps (a GEMM tile: its K-tiles) already keeps that many in
+// flight inside its own CTA, so for it the grid stays one tile per CTA. porter-bench measures both
+// schedules at every stage count beside this choice.
 
 /// What plan_schedule needs to know about one launch.
 struct schedule_request {

@@ -190,6 +190,32 @@ TEST(Planner, ScheduleGoesPersistentWhenResidencyCannotHideTheLatency) {
   EXPECT_EQ(w.schedule.grid_ctas(), 200);
 }
 
+TEST(Planner, ScheduleStaysOneTilePerCtaWhenTheTileKeepsTheStagesInFlightItself) {
+  // smallgemm's shape on the H200: 2 KiB steps, 128 K-steps per tile, 6 CTAs/SM, 2 stages. A
+  // resident CTA keeps min(128, 1) = 1 step in flight: 6 x 2048 = 12288 B per SM, below 600 ns x
+  // 95 GB/s = 57000 B; a persistent CTA would keep the same 1 step, so the grid is one tile per CTA.
+  // (porter-bench, 2026-12-01: the persistent grid ran this kernel at 4.92 TFLOP/s, one tile per
+  // CTA at 5.65.)
+  porter::schedule_request sr;
+  sr.tiles = 4 * 16384;
+  sr.tile_bytes = 2048;
+  sr.stages = 2;
+  sr.ctas_per_sm = 6;
+  sr.steps_per_tile = 128;
+  sr.latency_ns = 600;
+  sr.demand_bytes_per_second_per_sm = 95e9;
+  const auto p = porter::plan_schedule(h200(), sr);
+  EXPECT_FALSE(p.schedule.persistent());
+  EXPECT_DOUBLE_EQ(p.in_flight_bytes, 12288.0);
+  EXPECT_NE(p.reason.find("a persistent grid would keep no more"), std::string::npos) << p.reason;
+  // Tiles of one step at the same stages: persistence keeps 1 step too (ahead = 1): one tile per CTA.
+  sr.steps_per_tile = 1;
+  EXPECT_FALSE(porter::plan_schedule(h200(), sr).schedule.persistent());
+  // ... at 4 stages a persistent CTA keeps 3: 6 x 3 x 2048 = 36864 B against 12288: persistent.
+  sr.stages = 4;
+  EXPECT_TRUE(porter::plan_schedule(h200(), sr).schedule.persistent());
+}
+
 TEST(Planner, BadRequestsThrowNamedRules) {
   auto zero = request(path_id::tma, 0, 600, 50);
   auto e = pt::thrown([&] { porter::plan_stages(h200(), zero); });
