@@ -115,22 +115,28 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
   // Each thread copies one 16-byte chunk of each operand per step: row q of the K-tile, 4 columns.
   const int q = int(threadIdx.x) >> 5, col = (int(threadIdx.x) & 31) * 4;
   float acc[8][8];
+  // Cursors, as porter's pb_sgemm keeps them (steps are issued and consumed in order): the K-tile
+  // and output tile of the next step to issue and to consume, with no division per step.
+  int p_kt = 0, p_t = int(blockIdx.x), p_tm = 0, p_tn = 0, c_kt = 0, c_t = int(blockIdx.x);
+  if (tiles_n > 0) p_tm = p_t / tiles_n, p_tn = p_t - p_tm * tiles_n;
   manual_pipeline<S>(
       tiles_of_this_cta(tiles) * ktiles,
       [&](int j) {
         float* dst = ring + (j % S) * stage_floats;
-        const int tl = j / ktiles, kt = j - tl * ktiles;
-        const int t = int(blockIdx.x) + tl * int(gridDim.x);
-        const int tm = t / tiles_n, tn = t - tm * tiles_n;
-        const int gk = kt * bk + q, gm = tm * bm + col, gn = tn * bn + col;
+        const int gk = p_kt * bk + q, gm = p_tm * bm + col, gn = p_tn * bn + col;
         const bool oka = gk < k && gm + 4 <= m, okb = gk < k && gn + 4 <= n;
         __pipeline_memcpy_async(dst + q * bm + col, oka ? at + static_cast<long long>(gk) * m + gm : at, 16, oka ? 0 : 16);
         __pipeline_memcpy_async(dst + bk * bm + q * bn + col, okb ? bmat + static_cast<long long>(gk) * n + gn : bmat, 16,
                                 okb ? 0 : 16);
+        if (++p_kt == ktiles) {
+          p_kt = 0;
+          p_t += int(gridDim.x);
+          p_tm = p_t / tiles_n;
+          p_tn = p_t - p_tm * tiles_n;
+        }
       },
       [&](int i) {
-        const int tl = i / ktiles, kt = i - tl * ktiles;
-        if (kt == 0) {
+        if (c_kt == 0) {
 #pragma unroll
           for (int r = 0; r < 8; ++r)
 #pragma unroll
@@ -138,10 +144,13 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
         }
         const float* s = ring + (i % S) * stage_floats;
         sgemm_mma(acc, s, s + bk * bm, th);
-        if (kt == ktiles - 1) {
-          const int t = int(blockIdx.x) + tl * int(gridDim.x);
-          const int tm = t / tiles_n, tn = t - tm * tiles_n;
+        if (c_kt == ktiles - 1) {
+          const int tm = c_t / tiles_n, tn = c_t - tm * tiles_n;
           sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
+        }
+        if (++c_kt == ktiles) {
+          c_kt = 0;
+          c_t += int(gridDim.x);
         }
       });
 }

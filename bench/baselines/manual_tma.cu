@@ -218,19 +218,25 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
   const long long tiles = static_cast<long long>((m + bm - 1) / bm) * tiles_n;
   const sgemm_thread th;
   float acc[8][8];
+  // Cursors, as porter's pb_sgemm keeps them (steps are issued and consumed in order): the K-tile
+  // and output tile of the next step to issue (leader) and to consume, with no division per step.
+  int p_kt = 0, p_t = int(blockIdx.x), p_tm = 0, p_tn = 0, c_kt = 0, c_t = int(blockIdx.x);
+  if (tiles_n > 0) p_tm = p_t / tiles_n, p_tn = p_t - p_tm * tiles_n;
   tma_pipeline<S>(
       ring.full, tiles_of_this_cta(tiles) * ktiles,
-      [&](int j, int s) {
-        const int tl = j / ktiles, kt = j - tl * ktiles;
-        const int t = int(blockIdx.x) + tl * int(gridDim.x);
-        const int tm = t / tiles_n, tn = t - tm * tiles_n;
+      [&](int, int s) {
         arrive_expect_tx(ring.full + s, std::uint32_t(a_bytes + b_bytes));
-        tensor_g2s_2d(ring.stage(s), &at_map, tm * bm, kt * bk, ring.full + s);
-        tensor_g2s_2d(ring.stage(s) + a_bytes, &b_map, tn * bn, kt * bk, ring.full + s);
+        tensor_g2s_2d(ring.stage(s), &at_map, p_tm * bm, p_kt * bk, ring.full + s);
+        tensor_g2s_2d(ring.stage(s) + a_bytes, &b_map, p_tn * bn, p_kt * bk, ring.full + s);
+        if (++p_kt == ktiles) {
+          p_kt = 0;
+          p_t += int(gridDim.x);
+          p_tm = p_t / tiles_n;
+          p_tn = p_t - p_tm * tiles_n;
+        }
       },
-      [&](int i, int s) {
-        const int tl = i / ktiles, kt = i - tl * ktiles;
-        if (kt == 0) {
+      [&](int, int s) {
+        if (c_kt == 0) {
 #pragma unroll
           for (int r = 0; r < 8; ++r)
 #pragma unroll
@@ -238,10 +244,13 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
         }
         const float* st = reinterpret_cast<const float*>(ring.stage(s));
         sgemm_mma(acc, st, st + bk * bm, th);
-        if (kt == ktiles - 1) {
-          const int t = int(blockIdx.x) + tl * int(gridDim.x);
-          const int tm = t / tiles_n, tn = t - tm * tiles_n;
+        if (c_kt == ktiles - 1) {
+          const int tm = c_t / tiles_n, tn = c_t - tm * tiles_n;
           sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
+        }
+        if (++c_kt == ktiles) {
+          c_kt = 0;
+          c_t += int(gridDim.x);
         }
       });
 }
