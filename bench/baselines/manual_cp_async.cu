@@ -173,29 +173,37 @@ __global__ void __launch_bounds__(smallgemm_shape::threads)
   const int row = int(threadIdx.x) / tile, col4 = (int(threadIdx.x) % tile) * 4;
   const bool copies = col4 < tile;
   float acc = 0.f;
+  // Step cursors as in porter's pb_smallgemm (steps are issued and consumed in order).
+  int p_kt = 0, p_t = int(blockIdx.x), p_tm = 0, p_tn = 0, c_kt = 0, c_t = int(blockIdx.x);
+  if (tiles_n > 0) p_tm = p_t / tiles_n, p_tn = p_t - p_tm * tiles_n;
   manual_pipeline<S>(
       tiles_of_this_cta(tiles) * ktiles,
       [&](int j) {
-        if (!copies) return;
+        if (!copies) return;  // the producer cursor is read by the copying threads only
         float* dst = ring + (j % S) * stage_floats + row * tile + col4;
-        const int tl = j / ktiles, kt = j - tl * ktiles;
-        const int t = int(blockIdx.x) + tl * int(gridDim.x);
-        const int tm = t / tiles_n, tn = t - tm * tiles_n;
-        const int am = tm * tile + row, ak = kt * bk + col4;  // A element (am, ak ..)
-        const int bkr = kt * bk + row, bn = tn * tile + col4;  // B element (bkr, bn ..)
+        const int am = p_tm * tile + row, ak = p_kt * bk + col4;  // A element (am, ak ..)
+        const int bkr = p_kt * bk + row, bn = p_tn * tile + col4;  // B element (bkr, bn ..)
         const bool oka = am < m && ak + 4 <= k, okb = bkr < k && bn + 4 <= n;
         __pipeline_memcpy_async(dst, oka ? a + static_cast<long long>(am) * k + ak : a, 16, oka ? 0 : 16);
         __pipeline_memcpy_async(dst + box_floats, okb ? bmat + static_cast<long long>(bkr) * n + bn : bmat, 16, okb ? 0 : 16);
+        if (++p_kt == ktiles) {
+          p_kt = 0;
+          p_t += int(gridDim.x);
+          p_tm = p_t / tiles_n;
+          p_tn = p_t - p_tm * tiles_n;
+        }
       },
       [&](int i) {
-        const int tl = i / ktiles, kt = i - tl * ktiles;
-        if (kt == 0) acc = 0.f;
+        if (c_kt == 0) acc = 0.f;
         const float* s = ring + (i % S) * stage_floats;
         acc = smallgemm_mma(acc, s, s + box_floats);
-        if (kt == ktiles - 1) {
-          const int t = int(blockIdx.x) + tl * int(gridDim.x);
-          const int tm = t / tiles_n, tn = t - tm * tiles_n;
+        if (c_kt == ktiles - 1) {
+          const int tm = c_t / tiles_n, tn = c_t - tm * tiles_n;
           smallgemm_store(acc, c, tm * tile, tn * tile, m, n);
+        }
+        if (++c_kt == ktiles) {
+          c_kt = 0;
+          c_t += int(gridDim.x);
         }
       });
 }

@@ -58,17 +58,23 @@ __global__ void __launch_bounds__(smallgemm_shape::threads)
   const long long tiles = static_cast<long long>(m / tile) * tiles_n;
   const int steps = tiles_of_this_cta(tiles) * ktiles;
   const int row = int(threadIdx.x) / tile, col4 = (int(threadIdx.x) % tile) * 4;
+  // Step cursors as in porter's pb_smallgemm (steps are issued and consumed in order).
+  int p_kt = 0, p_t = int(blockIdx.x), p_tm = 0, p_tn = 0, c_kt = 0, c_t = int(blockIdx.x);
+  if (tiles_n > 0) p_tm = p_t / tiles_n, p_tn = p_t - p_tm * tiles_n;
   auto issue = [&](int j) {
     pipe.producer_acquire();
     if (col4 < tile) {
       const int st = j % S;
-      const int tl = j / ktiles, kt = j - tl * ktiles;
-      const int t = int(blockIdx.x) + tl * int(gridDim.x);
-      const int tm = t / tiles_n, tn = t - tm * tiles_n;
-      cuda::memcpy_async(&As[st][row][col4], a + static_cast<long long>(tm * tile + row) * k + kt * bk + col4, shape4, pipe);
-      cuda::memcpy_async(&Bs[st][row][col4], bmat + static_cast<long long>(kt * bk + row) * n + tn * tile + col4, shape4, pipe);
+      cuda::memcpy_async(&As[st][row][col4], a + static_cast<long long>(p_tm * tile + row) * k + p_kt * bk + col4, shape4, pipe);
+      cuda::memcpy_async(&Bs[st][row][col4], bmat + static_cast<long long>(p_kt * bk + row) * n + p_tn * tile + col4, shape4, pipe);
     }
     pipe.producer_commit();
+    if (++p_kt == ktiles) {
+      p_kt = 0;
+      p_t += int(gridDim.x);
+      p_tm = p_t / tiles_n;
+      p_tn = p_t - p_tm * tiles_n;
+    }
   };
   int issued = 0;
   for (; issued < S && issued < steps; ++issued) issue(issued);
@@ -76,16 +82,18 @@ __global__ void __launch_bounds__(smallgemm_shape::threads)
   for (int i = 0; i < steps; ++i) {
     pipe.consumer_wait();
     const int st = i % S;
-    const int tl = i / ktiles, kt = i - tl * ktiles;
-    if (kt == 0) acc = 0.f;
+    if (c_kt == 0) acc = 0.f;
     acc = smallgemm_mma(acc, &As[st][0][0], &Bs[st][0][0]);
-    if (kt == ktiles - 1) {
-      const int t = int(blockIdx.x) + tl * int(gridDim.x);
-      const int tm = t / tiles_n, tn = t - tm * tiles_n;
+    if (c_kt == ktiles - 1) {
+      const int tm = c_t / tiles_n, tn = c_t - tm * tiles_n;
       smallgemm_store(acc, c, tm * tile, tn * tile, m, n);
     }
     pipe.consumer_release();
     if (issued < steps) issue(issued++);
+    if (++c_kt == ktiles) {
+      c_kt = 0;
+      c_t += int(gridDim.x);
+    }
   }
 }
 

@@ -270,25 +270,33 @@ __global__ void __launch_bounds__(smallgemm_shape::threads)
   const int tiles_n = (n + tile - 1) / tile, ktiles = (k + bk - 1) / bk;
   const long long tiles = static_cast<long long>((m + tile - 1) / tile) * tiles_n;
   float acc = 0.f;
+  // Step cursors as in porter's pb_smallgemm (steps are issued and consumed in order).
+  int p_kt = 0, p_t = int(blockIdx.x), p_tm = 0, p_tn = 0, c_kt = 0, c_t = int(blockIdx.x);
+  if (tiles_n > 0) p_tm = p_t / tiles_n, p_tn = p_t - p_tm * tiles_n;
   tma_pipeline<S>(
       ring.full, tiles_of_this_cta(tiles) * ktiles,
-      [&](int j, int s) {
-        const int tl = j / ktiles, kt = j - tl * ktiles;
-        const int t = int(blockIdx.x) + tl * int(gridDim.x);
-        const int tm = t / tiles_n, tn = t - tm * tiles_n;
+      [&](int, int s) {
         arrive_expect_tx(ring.full + s, std::uint32_t(2 * box_bytes));
-        tensor_g2s_2d(ring.stage(s), &a_map, kt * bk, tm * tile, ring.full + s);
-        tensor_g2s_2d(ring.stage(s) + box_bytes, &b_map, tn * tile, kt * bk, ring.full + s);
+        tensor_g2s_2d(ring.stage(s), &a_map, p_kt * bk, p_tm * tile, ring.full + s);
+        tensor_g2s_2d(ring.stage(s) + box_bytes, &b_map, p_tn * tile, p_kt * bk, ring.full + s);
+        if (++p_kt == ktiles) {
+          p_kt = 0;
+          p_t += int(gridDim.x);
+          p_tm = p_t / tiles_n;
+          p_tn = p_t - p_tm * tiles_n;
+        }
       },
-      [&](int i, int s) {
-        const int tl = i / ktiles, kt = i - tl * ktiles;
-        if (kt == 0) acc = 0.f;
+      [&](int, int s) {
+        if (c_kt == 0) acc = 0.f;
         const float* st = reinterpret_cast<const float*>(ring.stage(s));
         acc = smallgemm_mma(acc, st, st + tile * bk);
-        if (kt == ktiles - 1) {
-          const int t = int(blockIdx.x) + tl * int(gridDim.x);
-          const int tm = t / tiles_n, tn = t - tm * tiles_n;
+        if (c_kt == ktiles - 1) {
+          const int tm = c_t / tiles_n, tn = c_t - tm * tiles_n;
           smallgemm_store(acc, c, tm * tile, tn * tile, m, n);
+        }
+        if (++c_kt == ktiles) {
+          c_kt = 0;
+          c_t += int(gridDim.x);
         }
       });
 }

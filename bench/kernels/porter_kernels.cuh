@@ -247,33 +247,46 @@ __global__ void __launch_bounds__(smallgemm_shape::threads)
   extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, Stages, a_box, b_box> pipe(smem);
   const int tiles_n = (n + tile - 1) / tile, ktiles = (k + bk - 1) / bk;
-  const int steps = sched.count() * ktiles;
+  const int tiles = int(sched.count()), steps = tiles * ktiles;
   float acc = 0.f;
   constexpr int ahead = Stages > 1 ? Stages - 1 : 1;
   int issued = 0;
+  // Step cursors as in pb_sgemm: no integer division per step (16 FMAs per thread per step here).
+  int p_tl = 0, p_kt = 0, p_tm = 0, p_tn = 0;
+  auto locate = [&] {
+    const int t = int(sched.tile(p_tl));
+    p_tm = t / tiles_n;
+    p_tn = t - p_tm * tiles_n;
+  };
+  if (steps > 0) locate();
   auto issue = [&] {
     auto slot = pipe.producer_acquire();
-    const int tl = issued / ktiles, kt = issued - tl * ktiles;
-    const int t = int(sched.tile(tl));
-    const int tm = t / tiles_n, tn = t - tm * tiles_n;
-    porter::async_copy(porter::buffer<0>(slot), a, porter::coord<2>{tm * tile, kt * bk});
-    porter::async_copy(porter::buffer<1>(slot), bsrc, porter::coord<2>{kt * bk, tn * tile});
+    porter::async_copy(porter::buffer<0>(slot), a, porter::coord<2>{p_tm * tile, p_kt * bk});
+    porter::async_copy(porter::buffer<1>(slot), bsrc, porter::coord<2>{p_kt * bk, p_tn * tile});
     pipe.producer_commit(slot);
     ++issued;
+    if (++p_kt == ktiles) {
+      p_kt = 0;
+      if (++p_tl < tiles) locate();
+    }
   };
+  int c_tl = 0, c_kt = 0;
   for (int i = 0; i < steps; ++i) {
     while (issued < steps && issued < i + (i == 0 || Stages == 1 ? ahead : 0)) issue();
     auto ready = pipe.consumer_wait();
     if (Stages > 1 && issued < steps) issue();
-    const int tl = i / ktiles, kt = i - tl * ktiles;
-    if (kt == 0) acc = 0.f;
+    if (c_kt == 0) acc = 0.f;
     acc = smallgemm_mma(acc, ready.template tile<0>().data(), ready.template tile<1>().data());
-    if (kt == ktiles - 1) {
-      const int t = int(sched.tile(tl));
+    if (c_kt == ktiles - 1) {
+      const int t = int(sched.tile(c_tl));
       const int tm = t / tiles_n, tn = t - tm * tiles_n;
       smallgemm_store(acc, c, tm * tile, tn * tile, m, n);
     }
     pipe.consumer_release(ready);
+    if (++c_kt == ktiles) {
+      c_kt = 0;
+      ++c_tl;
+    }
   }
 }
 
