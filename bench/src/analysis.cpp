@@ -124,7 +124,9 @@ void evaluate_planner(context& cx) {
           if (v.d.stages == def) d = &v.d;
           if (v.d.stages >= 1 && v.d.stages <= 8 && v.d.func) {
             int n = 0;
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, v.d.func, v.d.threads, 0) == cudaSuccess) ctas_by_stages[v.d.stages] = n;
+            // n == 0: that instantiation cannot be resident at all; -1 tells the planner so.
+            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, v.d.func, v.d.threads, 0) == cudaSuccess)
+              ctas_by_stages[v.d.stages] = n > 0 ? n : -1;
             else cudaGetLastError();
           }
         }

@@ -34,10 +34,11 @@ constexpr int copy_kernel_threads = 256;
 /// Median latency of dependent loads over `bytes` of device memory (a chain through one word per
 /// 128-byte line, visiting the lines in a full-period LCG order), in ns per load. The warm-up and
 /// the timed launches walk consecutive, disjoint parts of the cycle (64 + 3 x hops lines; the cycle
-/// has bytes / 256 rounded down to a power of two), so no timed load finds its line in L2: with
-/// every launch restarting at line 0, launches 2 and 3 re-read lines the first had left in L2 and
-/// the median was the L2 hit latency (150 ns on the H200, 2026-12-01). Uses `scratch` (at least
-/// `bytes`). Returns < 0 on failure.
+/// has bytes / 128 lines rounded down to a power of two), and twice the L2 of other memory is
+/// written after the chain's init, so no timed load finds its line in L2. (With every launch
+/// restarting at line 0, launches 2 and 3 re-read lines the first had left in L2 and the median was
+/// the L2 hit latency: 150 ns on the H200, 2026-12-01.) Uses `scratch` (at least `bytes`). Returns
+/// < 0 on failure.
 double pointer_chase_latency_ns(void* scratch, std::size_t bytes, int hops, cudaStream_t s);
 
 }  // namespace pb

@@ -42,6 +42,7 @@ int ctas_with_stages(const device_caps& caps, const stage_plan_request& req, int
   int limit = caps.max_threads_per_sm > 0 ? std::max(1, caps.max_threads_per_sm / threads) : max_ctas_per_sm_hw;
   limit = std::min(limit, max_ctas_per_sm_hw);
   const int by_stages = s >= 1 && s < int(req.ctas_per_sm_by_stages.size()) ? req.ctas_per_sm_by_stages[std::size_t(s)] : 0;
+  if (by_stages < 0) return 0;  // that instantiation cannot be resident
   if (by_stages > 0) limit = std::min(limit, by_stages);
   else if (req.ctas_per_sm_limit > 0) limit = std::min(limit, req.ctas_per_sm_limit);
   const std::size_t smem = req.fixed_smem_bytes + req.static_smem_bytes + std::size_t(s) * req.stage_bytes;
@@ -229,9 +230,13 @@ launch_plan plan_launch(const device_caps& caps, const launch_plan_request& req)
     p.stages = one_s;
     p.one_tile_per_cta = true;
     p.ctas_per_sm = one_ctas;
-    why << "one tile per CTA, " << one_s << (one_s == 1 ? " stage: " : " stages: ") << one_ctas << " CTAs/SM x "
-        << double(q.stage_bytes) / 1024.0 << " KiB = " << at_one / 1024.0 << " KiB in flight per SM >= the " << needed / 1024.0
-        << " KiB Little's law asks for; ";
+    why << "one tile per CTA, " << one_s << (one_s == 1 ? " stage: " : " stages: ");
+    if (at_one >= needed)
+      why << one_ctas << " CTAs/SM x " << double(q.stage_bytes) / 1024.0 << " KiB = " << at_one / 1024.0
+          << " KiB in flight per SM >= the " << needed / 1024.0 << " KiB Little's law asks for; ";
+    else
+      why << "the " << req.tiles << " tiles fit in one wave of " << static_cast<long long>(sms) * one_ctas << " resident CTAs ("
+          << one_ctas << " per SM); ";
     if (one_s == 1)
       why << "more stages would only cut the CTAs per SM";
     else

@@ -59,8 +59,10 @@ struct stage_plan_request {
   int ctas_per_sm_limit = 0;            ///< CTAs per SM allowed by registers and other limits (0: threads only)
   /// [s], s = 1..8: CTAs per SM that the kernel's s-stage instantiation allows by registers and
   /// threads (cudaOccupancyMaxActiveBlocksPerMultiprocessor on that instantiation with 0 bytes of
-  /// dynamic shared memory: the planner adds the shared memory itself). 0 (the default, and [0]):
-  /// not known, ctas_per_sm_limit applies to that count.
+  /// dynamic shared memory: the planner adds the shared memory itself). An entry > 0 replaces
+  /// ctas_per_sm_limit for its count (fold any other cap into it); < 0: that instantiation cannot
+  /// be resident (the query said 0), the count is never planned; 0 (the default, and [0]): not
+  /// known, ctas_per_sm_limit applies to that count.
   std::array<int, 9> ctas_per_sm_by_stages{};
   double demand_bytes_per_second_per_sm = 0;  ///< bytes/s one SM must receive (0: DRAM peak / SMs)
   double latency_ns = 0;                ///< memory latency, ns (0: default_memory_latency_ns)
@@ -97,7 +99,8 @@ stage_plan plan_stages(const device_caps& caps, const stage_plan_request& req);
 /// The short form: stages = ceil(latency_ns x bandwidth_per_SM / (bytes_per_stage x ctas_per_sm)) + 1,
 /// with bandwidth_per_SM = caps.peak_dram_bytes_per_second() / caps.sm_count, clamped to 1..8 and
 /// to (stages x bytes_per_stage <= smem_budget). latency_ns <= 0 uses default_memory_latency_ns.
-/// For asynchronous paths (tma, cp_async); the staged path needs 1.
+/// For asynchronous paths (tma, cp_async); for the staged path use the full form, which plans the
+/// count with the most CTAs per SM.
 int plan_stages(const device_caps& caps, std::size_t bytes_per_stage, int ctas_per_sm, double latency_ns,
                 std::size_t smem_budget);
 

@@ -120,6 +120,30 @@ TEST(Planner, ThePerCountTableReplacesTheSingleLimitCountByCount) {
   EXPECT_EQ(porter::plan_stages(h200(), q).stages, 3);
 }
 
+TEST(Planner, ANegativeEntryMeansThatCountCannotRun) {
+  // As ThePerCountTable...: S = 3 would be planned, but its instantiation cannot be resident; the
+  // search stops at the first count that does not fit, so the most bytes in flight below it win:
+  // S = 2 (32768 B at 8 CTAs).
+  auto q = request(path_id::cp_async, 4096, 1000, 40.96);
+  q.ctas_per_sm_limit = 8;
+  q.ctas_per_sm_by_stages[3] = -1;
+  const auto p = porter::plan_stages(h200(), q);
+  EXPECT_EQ(p.stages, 2);
+  EXPECT_DOUBLE_EQ(p.in_flight_bytes, 32768.0);
+}
+
+TEST(Planner, OneWaveOfOneStepTilesSaysSoInsteadOfLittlesLaw) {
+  // 100 tiles of 1 KiB on 132 SMs x 8 CTAs: one wave, although 8 x 1024 B < 600 ns x 50 GB/s.
+  porter::launch_plan_request lq;
+  lq.stages = request(path_id::tma, 1024, 600, 50);
+  lq.tiles = 100;
+  const auto p = porter::plan_launch(h200(), lq);
+  EXPECT_EQ(p.stages, 1);
+  EXPECT_TRUE(p.one_tile_per_cta);
+  EXPECT_NE(p.reason.find("fit in one wave of 1056 resident CTAs"), std::string::npos) << p.reason;
+  EXPECT_EQ(p.reason.find(">= the"), std::string::npos) << p.reason;
+}
+
 TEST(Planner, MaxStagesClampsTheSearch) {
   auto q = request(path_id::tma, 4096, 1000, 100);  // would be 5 (see ThreadsBound...)
   q.max_stages = 3;
