@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -159,6 +160,23 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
   }
   EXPECT_EQ(module(90, true).target(), "sm_90");
   EXPECT_EQ(module(90, true).entries().size(), 33u);
+}
+
+TEST(Lowering, NoKernelDividesIntegers) {
+  // The copies, the ring's counters and the schedules compute with shifts, masks and multiplies.
+  // A 32-bit integer division is a sequence of about 20 instructions in every thread; two or three
+  // per pipeline step in porter-bench's GEMM kernel bodies cost 13% of sgemm's time and 55% of
+  // smallgemm's on the H200 (bench/results/h200-2026-12-01-session17). This keeps them out of
+  // porter's own device code on every target, the debug build included.
+  const std::pair<int, bool> modules[] = {{75, false}, {80, false}, {90, false}, {90, true}};
+  for (const auto& [sm, debug] : modules) {
+    const ptx_module& m = module(sm, debug);
+    for (const auto& e : m.entries()) {
+      const std::string text = m.closure(e);
+      for (const char* op : {"div.s32", "div.u32", "div.s64", "div.u64", "rem.s32", "rem.u32", "rem.s64", "rem.u64"})
+        EXPECT_EQ(text.find(op), std::string::npos) << "sm_" << sm << (debug ? " (PORTER_DEBUG) " : " ") << e << ": " << op;
+    }
+  }
 }
 
 // ---- tma ---------------------------------------------------------------------------------------------
