@@ -83,7 +83,7 @@ struct tma_copy {
       ptx::mbarrier_expect_tx(ctx.barrier, std::uint32_t(Box::bytes));
       // 16-byte elements travel as pairs of 8-byte elements (no 16-byte TMA data type).
       constexpr int inner_scale = sizeof(T) == 16 ? 2 : 1;
-      int c[5];
+      int c[max_rank];
 #pragma unroll
       for (int d = 0; d < R; ++d) c[d] = at[R - 1 - d];  // innermost first
       c[0] *= inner_scale;

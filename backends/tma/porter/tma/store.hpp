@@ -153,7 +153,7 @@ PORTER_UNROLL
         ptx::trap_with("tma path: the tiled_destination must be a __grid_constant__ const kernel parameter, "
                        "passed by reference down to async_store (a copy in local memory has no tensor map)");
       constexpr int inner_scale = sizeof(T) == 16 ? 2 : 1;  // 16-byte elements travel as pairs of 8-byte ones
-      int c[5] = {};
+      int c[max_rank] = {};
 #pragma unroll
       for (int d = 0; d < R; ++d) c[d] = at[R - 1 - d];  // innermost first
       c[0] *= inner_scale;
