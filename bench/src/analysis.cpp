@@ -152,12 +152,10 @@ void evaluate_planner(context& cx) {
       q.stage_bytes = d->stage_bytes;
       q.fixed_smem_bytes = d->fixed_smem;
       q.threads_per_cta = d->threads;
-      int regs_limit = 0;
-      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&regs_limit, d->func, d->threads, 0) != cudaSuccess) {
-        cudaGetLastError();
-        regs_limit = 0;
-      }
-      q.ctas_per_sm_limit = regs_limit;
+      // The single limit for counts the sweep did not build: the default-stage kernel's, which
+      // find() has already queried (0: not known).
+      const int def_ctas = d->stages >= 1 && d->stages <= 8 ? ctas_by_stages[std::size_t(d->stages)] : 0;
+      q.ctas_per_sm_limit = def_ctas > 0 ? def_ctas : 0;
       q.ctas_per_sm_by_stages = ctas_by_stages;
       q.latency_ns = cx.latency_ns;
       std::string demand_src;
