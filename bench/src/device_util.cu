@@ -178,7 +178,7 @@ void launch_copy_kernel(const float4* src, float4* dst, long long n4, int grid, 
 }
 const void* copy_kernel_func() { return reinterpret_cast<const void*>(&pb_copy); }
 
-double pointer_chase_latency_ns(void* scratch, std::size_t bytes, int hops, cudaStream_t s) {
+double pointer_chase_latency_ns(void* scratch, std::size_t bytes, std::size_t l2_bytes, int hops, cudaStream_t s) {
   unsigned lines = 1;
   while (std::size_t(lines) * 2 * 128 <= bytes) lines *= 2;  // a power of two for the LCG
   if (lines < 128) return -1;
@@ -191,17 +191,11 @@ double pointer_chase_latency_ns(void* scratch, std::size_t bytes, int hops, cuda
   check(cudaGetLastError(), "k_chase_init");
   // The init's last writes (an L2's worth of the chain) are still in L2: write twice the L2 of
   // other memory, so the chain's lines leave it before the first timed load.
-  {
-    int dev = 0, l2 = 0;
-    check(cudaGetDevice(&dev), "cudaGetDevice");
-    check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), "cudaDeviceGetAttribute(L2)");
-    if (l2 > 0) {
-      void* flush = nullptr;
-      const std::size_t fb = std::size_t(l2) * 2;
-      check(cudaMallocAsync(&flush, fb, s), "cudaMallocAsync (L2 flush)");
-      check(cudaMemsetAsync(flush, 0x5a, fb, s), "cudaMemsetAsync (L2 flush)");
-      check(cudaFreeAsync(flush, s), "cudaFreeAsync (L2 flush)");
-    }
+  if (l2_bytes > 0) {
+    void* flush = nullptr;
+    check(cudaMallocAsync(&flush, 2 * l2_bytes, s), "cudaMallocAsync (L2 flush)");
+    check(cudaMemsetAsync(flush, 0x5a, 2 * l2_bytes, s), "cudaMemsetAsync (L2 flush)");
+    check(cudaFreeAsync(flush, s), "cudaFreeAsync (L2 flush)");
   }
   cudaEvent_t e0, e1;
   check(cudaEventCreate(&e0), "cudaEventCreate");

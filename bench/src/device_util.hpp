@@ -37,8 +37,8 @@ constexpr int copy_kernel_threads = 256;
 /// has bytes / 128 lines rounded down to a power of two), and twice the L2 of other memory is
 /// written after the chain's init, so no timed load finds its line in L2. (With every launch
 /// restarting at line 0, launches 2 and 3 re-read lines the first had left in L2 and the median was
-/// the L2 hit latency: 150 ns on the H200, 2026-12-01.) Uses `scratch` (at least `bytes`). Returns
-/// < 0 on failure.
-double pointer_chase_latency_ns(void* scratch, std::size_t bytes, int hops, cudaStream_t s);
+/// the L2 hit latency: 150 ns on the H200, 2026-12-01.) Uses `scratch` (at least `bytes`);
+/// `l2_bytes` is the device's L2 (device_caps::l2_bytes; 0: no flush). Returns < 0 on failure.
+double pointer_chase_latency_ns(void* scratch, std::size_t bytes, std::size_t l2_bytes, int hops, cudaStream_t s);
 
 }  // namespace pb

@@ -249,7 +249,7 @@ void measure_latency(context& cx) {
   const std::size_t bytes = std::size_t(512) << 20;  // 512 MiB: 8.5x an H200's L2
   try {
     dbuf scratch(bytes);
-    const double ns = pointer_chase_latency_ns(scratch.p, bytes, 20000, cx.stream);
+    const double ns = pointer_chase_latency_ns(scratch.p, bytes, cx.caps.l2_bytes, 20000, cx.stream);
     if (ns > 0) {
       cx.latency_ns = ns;
       cx.latency_note = "pointer chase, 20000 dependent 4-byte loads over 512 MiB (one per 128-byte line), median of 3: " +
