@@ -100,6 +100,12 @@ struct alignas(128) tiled_source {
   int tma_split_rows;               ///< TMA box extent of dimension 0 when the box is split (else Box::dim(0))
   const support_report* report;     ///< host: the layout's support report (interned; never freed); device: unused
   element_kind kind;                ///< element kind (element_kind::raw for sources; destinations that reduce: porter/destination.hpp)
+  /// Per dimension, outermost first: a box whose first element is at `at` lies wholly inside the
+  /// tensor iff std::uint32_t(at[d]) < interior_end[d] for every d (at[d] is 32-bit, so a negative
+  /// coordinate fails), i.e. 0 <= at[d] and at[d] + Box::dim(d) <= extent[d]. extent[d] -
+  /// Box::dim(d) + 1 clamped to 0..2^31, set by make_tiled_source (0: the box never fits, and every
+  /// copy takes the bounds-checked walk). One compare per dimension in the copies' interior test.
+  std::uint32_t interior_end[rank];
 
   /// True when the path may read this source (layout rules and the device it was built for).
   PORTER_HOST_DEVICE bool supports(path_id p) const { return (supported & path_bit(p)) != 0; }
@@ -167,6 +173,12 @@ struct is_layout_mapping_like<M, std::void_t<decltype(std::declval<const M&>().e
                                              decltype(std::declval<const M&>().required_span_size()),
                                              decltype(std::declval<const M&>().is_strided())>> : std::true_type {};
 
+/// tiled_source::interior_end of one dimension: extent - box + 1 clamped to 0..2^31.
+constexpr std::uint32_t interior_end_of(std::int64_t extent, int box) {
+  const std::int64_t e = extent - std::int64_t(box) + 1;
+  return e <= 0 ? 0u : (e >= (std::int64_t(1) << 31) ? (std::uint32_t(1) << 31) : std::uint32_t(e));
+}
+
 /// The one builder behind every make_tiled_source form. `extents`: `nextents` values (must be
 /// Box::rank); `strides`: `nstrides` values, elements, outermost first: 0 (dense, row-major from
 /// the extents), Box::rank - 1 (the outer dimensions; the innermost is 1) or Box::rank (every
@@ -211,6 +223,7 @@ tiled_source<Box> build_tiled_source(const typename Box::element_type* ptr, cons
   for (int i = 0; i < R; ++i) { s.extent[i] = d.extent[i]; s.stride[i] = d.stride[i]; }
   s.tma_split_rows = split;
   s.kind = kind;
+  for (int i = 0; i < R; ++i) s.interior_end[i] = interior_end_of(d.extent[i], Box::dim(i));
   return s;
 }
 

@@ -23,13 +23,18 @@ PORTER_HOST_DEVICE constexpr unsigned widest_access(std::uint64_t x) {
 /// Widest chunk (bytes, 1..16) for copying `Box` from a tensor at `ptr` with `stride` (elements)
 /// starting at `at`: limited by the base address, each outer stride in bytes, the first column in
 /// bytes and the box row in bytes (the shared-memory side).
+/// Only the low four bits of each term decide the width, so the terms are 32-bit (their low bits
+/// are those of the 64-bit values): a handful of instructions per copy instead of a 64-bit
+/// lowest-bit sequence (this runs once per box copy in every thread of the CTA).
 template <class Box, class Src>
-PORTER_HOST_DEVICE unsigned box_chunk_bytes(const Src& src, const coord<Box::rank>& at) {
-  constexpr std::uint64_t esize = sizeof(typename Box::element_type);
-  std::uint64_t bits = reinterpret_cast<std::uintptr_t>(src.ptr) | std::uint64_t(Box::inner_bytes) |
-                       (std::uint64_t(std::int64_t(at[Box::rank - 1])) * esize);
-  for (int d = 0; d + 1 < Box::rank; ++d) bits |= std::uint64_t(src.stride[d]) * esize;
-  return widest_access(bits);
+PORTER_HOST_DEVICE PORTER_FORCEINLINE unsigned box_chunk_bytes(const Src& src, const coord<Box::rank>& at) {
+  constexpr std::uint32_t esize = sizeof(typename Box::element_type);
+  std::uint32_t bits = std::uint32_t(reinterpret_cast<std::uintptr_t>(src.ptr)) | std::uint32_t(Box::inner_bytes % 16) |
+                       std::uint32_t(at[Box::rank - 1]) * esize;
+PORTER_UNROLL
+  for (int d = 0; d + 1 < Box::rank; ++d) bits |= std::uint32_t(src.stride[d]) * esize;
+  bits &= 15u;
+  return bits == 0 ? 16u : (bits & (0u - bits));
 }
 
 /// Where dense byte `o` of a Box lands in its shared-memory buffer: o, or o swizzled in the box's
@@ -86,36 +91,36 @@ PORTER_UNROLL
 
 /// True when every element of the box at `at` lies inside the tensor: no chunk is cut by an edge
 /// and none reads as zero, so the copy needs no per-chunk bounds (the interior fast path).
+/// One unsigned compare per dimension against the host-computed tiled_source::interior_end.
 template <class Box, class Src>
 PORTER_HOST_DEVICE PORTER_FORCEINLINE bool box_inside(const Src& src, const coord<Box::rank>& at) {
   bool in = true;
 PORTER_UNROLL
-  for (int d = 0; d < Box::rank; ++d) in = in && at[d] >= 0 && std::int64_t(at[d]) + Box::dim(d) <= src.extent[d];
+  for (int d = 0; d < Box::rank; ++d) in = in && std::uint32_t(at[d]) < src.interior_end[d];
   return in;
 }
 
-/// Global address of the box's first element (a valid address only when box_inside holds).
-template <class Box, class Src>
-PORTER_HOST_DEVICE PORTER_FORCEINLINE const unsigned char* box_origin(const Src& src, const coord<Box::rank>& at) {
-  std::int64_t elem = 0;
-PORTER_UNROLL
-  for (int d = 0; d < Box::rank; ++d) elem += std::int64_t(at[d]) * src.stride[d];
-  return reinterpret_cast<const unsigned char*>(src.ptr) + elem * std::int64_t(sizeof(typename Box::element_type));
-}
-
-/// Byte offset in the tensor, from the box's first element, of innermost row `row` of the box
-/// (its outer indices, outermost first, decomposed with compile-time box dimensions).
-template <class Box, class Src>
-PORTER_HOST_DEVICE PORTER_FORCEINLINE std::int64_t box_row_offset(const Src& src, unsigned row) {
+/// Global address of chunk k (W bytes) of a box at `at` that lies wholly inside the tensor
+/// (box_inside holds; k < box_chunks<Box, W>). The chunk's row is decomposed with the box's
+/// compile-time dimensions, and each outer dimension costs one 32-bit index (at[d] plus the row's
+/// index in the box) times its 64-bit stride: one product for a 2D box, and no separate box
+/// origin and row offset (the interior copies run this in every copying thread, every step).
+template <class Box, unsigned W, class Src>
+PORTER_HOST_DEVICE PORTER_FORCEINLINE const unsigned char* interior_chunk(const Src& src, const coord<Box::rank>& at, unsigned k) {
+  constexpr int R = Box::rank;
+  constexpr unsigned per_row = unsigned(Box::inner_bytes / W);
+  const unsigned row = k / per_row, c = k - row * per_row;
   std::int64_t elem = 0;
   unsigned rest = row;
 PORTER_UNROLL
-  for (int d = Box::rank - 2; d >= 0; --d) {
+  for (int d = R - 2; d >= 1; --d) {
     const unsigned bd = unsigned(Box::dim(d));
-    elem += std::int64_t(rest % bd) * src.stride[d];
+    elem += std::int64_t(at[d] + int(rest % bd)) * src.stride[d];
     rest /= bd;
   }
-  return elem * std::int64_t(sizeof(typename Box::element_type));
+  if constexpr (R >= 2) elem += std::int64_t(at[0] + int(rest)) * src.stride[0];  // row < Box::rows: no modulo
+  elem += at[R - 1];  // a row may be longer than 2^31 bytes (a 1D tensor): the inner index joins the 64-bit sum
+  return reinterpret_cast<const unsigned char*>(src.ptr) + elem * std::int64_t(sizeof(typename Box::element_type)) + c * W;
 }
 
 /// Number of W-byte chunks in a box.

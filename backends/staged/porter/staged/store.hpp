@@ -125,14 +125,10 @@ struct staged_store {
       constexpr std::size_t total = detail::box_chunks<Box, W>;
       const unsigned char* s = reinterpret_cast<const unsigned char*>(tile);
       if (detail::box_inside<Box>(dst, at)) {
-        // Interior: every chunk whole and inside; only its row's offset from the box origin.
-        constexpr unsigned per_row = unsigned(Box::inner_bytes / W);
-        unsigned char* origin = const_cast<unsigned char*>(detail::box_origin<Box>(dst, at));
-        for (unsigned k = ctx.thread; k < unsigned(total); k += ctx.nthreads) {
-          const unsigned row = k / per_row, c = k - row * per_row;
-          *reinterpret_cast<V*>(origin + detail::box_row_offset<Box>(dst, row) + c * W) =
+        // Interior: every chunk whole and inside (detail::interior_chunk: one address per chunk).
+        for (unsigned k = ctx.thread; k < unsigned(total); k += ctx.nthreads)
+          *reinterpret_cast<V*>(const_cast<unsigned char*>(detail::interior_chunk<Box, W>(dst, at, k))) =
               *reinterpret_cast<const V*>(s + detail::landing_offset<Box>(k * W));
-        }
         return;
       }
       for (std::size_t k = ctx.thread; k < total; k += ctx.nthreads) {

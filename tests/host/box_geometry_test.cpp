@@ -1,0 +1,185 @@
+// tests/host/box_geometry_test.cpp — the element-wise copies' fast arithmetic (porter/detail/box_geometry.hpp)
+// against the plain 64-bit rules it replaces, on the host (the functions are host-device).
+//
+// - box_inside (one unsigned compare per dimension against tiled_source::interior_end) equals
+//   "0 <= at[d] and at[d] + box[d] <= extent[d] for every d", computed in 64 bits, including
+//   negative coordinates, coordinates near 2^31, boxes larger than the tensor and extents above 2^31.
+// - box_chunk_bytes (32-bit) equals the widest access of the 64-bit OR of the pointer, every outer
+//   stride in bytes, the first column in bytes and the box row in bytes.
+// - interior_chunk (one address per chunk) equals locate_chunk's address for every chunk of boxes
+//   that lie inside the tensor, at random shapes, strides and origins, ranks 1..5.
+// - make_tiled_source fills interior_end from the extents.
+#include <cstdint>
+#include <limits>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "porter/detail/box_geometry.hpp"
+#include "porter/source.hpp"
+
+namespace {
+
+using porter::box;
+using porter::coord;
+using porter::tiled_source;
+
+// The rule box_inside replaces, written out in 64 bits.
+template <class Box>
+bool inside_reference(const tiled_source<Box>& s, const coord<Box::rank>& at) {
+  for (int d = 0; d < Box::rank; ++d)
+    if (at[d] < 0 || std::int64_t(at[d]) + Box::dim(d) > s.extent[d]) return false;
+  return true;
+}
+
+// A source described by hand (extents, strides and a pointer value that is never dereferenced), with
+// interior_end set the way make_tiled_source sets it.
+template <class Box>
+tiled_source<Box> fake_source(std::uintptr_t ptr, const std::int64_t* ext, const std::int64_t* str) {
+  tiled_source<Box> s{};
+  s.ptr = reinterpret_cast<const typename Box::element_type*>(ptr);
+  for (int d = 0; d < Box::rank; ++d) {
+    s.extent[d] = ext[d];
+    s.stride[d] = str[d];
+    s.interior_end[d] = porter::detail::interior_end_of(ext[d], Box::dim(d));
+  }
+  return s;
+}
+
+TEST(BoxGeometry, InteriorEndClampsToTheCoordinateRange) {
+  EXPECT_EQ(porter::detail::interior_end_of(100, 16), 85u) << "at 0..84: at + 16 <= 100";
+  EXPECT_EQ(porter::detail::interior_end_of(16, 16), 1u) << "only at 0 fits";
+  EXPECT_EQ(porter::detail::interior_end_of(15, 16), 0u) << "a box larger than the tensor never fits";
+  EXPECT_EQ(porter::detail::interior_end_of(1, 256), 0u);
+  EXPECT_EQ(porter::detail::interior_end_of(std::int64_t(1) << 31, 1), std::uint32_t(1) << 31);
+  EXPECT_EQ(porter::detail::interior_end_of(std::int64_t(1) << 40, 8), std::uint32_t(1) << 31)
+      << "every non-negative 32-bit coordinate fits";
+  EXPECT_EQ(porter::detail::interior_end_of((std::int64_t(1) << 31) + 6, 8), (std::uint32_t(1) << 31) - 1);
+}
+
+template <class Box>
+void check_inside(std::mt19937_64& rng, int cases) {
+  constexpr int R = Box::rank;
+  const int big = std::numeric_limits<int>::max(), small = std::numeric_limits<int>::min();
+  for (int c = 0; c < cases; ++c) {
+    std::int64_t ext[R], str[R];
+    for (int d = 0; d < R; ++d) {
+      switch (rng() % 4) {
+        case 0: ext[d] = std::int64_t(rng() % 4) + Box::dim(d) - 2; break;               // around the box size
+        case 1: ext[d] = std::int64_t(rng() % 5000) + 1; break;
+        case 2: ext[d] = (std::int64_t(1) << 31) + std::int64_t(rng() % 64) - 32; break;  // around 2^31
+        default: ext[d] = std::int64_t(1) << (32 + rng() % 8); break;                     // above 2^31
+      }
+      if (ext[d] < 1) ext[d] = 1;
+      str[d] = 1;
+    }
+    const tiled_source<Box> s = fake_source<Box>(4096, ext, str);
+    coord<R> at{};
+    for (int d = 0; d < R; ++d) {
+      const std::int64_t edge = ext[d] - Box::dim(d);  // the last origin that fits
+      switch (rng() % 6) {
+        case 0: at[d] = int(rng() % 3) - 1; break;  // -1, 0, 1
+        case 1: at[d] = int(std::max<std::int64_t>(std::min<std::int64_t>(edge + std::int64_t(rng() % 3) - 1, big), small)); break;
+        case 2: at[d] = big - int(rng() % 3); break;
+        case 3: at[d] = small + int(rng() % 3); break;
+        case 4: at[d] = -int(rng() % 1000) - 1; break;
+        default: at[d] = int(rng() % 100000); break;
+      }
+    }
+    ASSERT_EQ(porter::detail::box_inside<Box>(s, at), inside_reference(s, at)) << "case " << c;
+  }
+}
+
+TEST(BoxGeometry, BoxInsideMatchesTheSixtyFourBitRule) {
+  std::mt19937_64 rng(20261202);
+  check_inside<box<float, 16, 16>>(rng, 20000);
+  check_inside<box<float, 4096>>(rng, 20000);
+  check_inside<box<std::uint16_t, 3, 5, 64>>(rng, 20000);
+  check_inside<box<double, 1, 2, 3, 4, 8>>(rng, 20000);
+  check_inside<box<char, 256>>(rng, 20000);
+}
+
+template <class Box>
+void check_chunk_bytes(std::mt19937_64& rng, int cases) {
+  constexpr int R = Box::rank;
+  constexpr std::uint64_t es = sizeof(typename Box::element_type);
+  for (int c = 0; c < cases; ++c) {
+    std::int64_t ext[R], str[R];
+    for (int d = 0; d < R; ++d) {
+      ext[d] = 1 << 20;
+      str[d] = d + 1 == R ? 1 : std::int64_t(rng() % (std::uint64_t(1) << (rng() % 40))) + 1;
+    }
+    const std::uintptr_t ptr = std::uintptr_t(rng()) & ~std::uintptr_t(es - 1);  // element-aligned
+    const tiled_source<Box> s = fake_source<Box>(ptr, ext, str);
+    coord<R> at{};
+    for (int d = 0; d < R; ++d) at[d] = int(rng() % 4096) - 2048;
+    std::uint64_t bits = std::uint64_t(ptr) | std::uint64_t(Box::inner_bytes) | std::uint64_t(std::int64_t(at[R - 1])) * es;
+    for (int d = 0; d + 1 < R; ++d) bits |= std::uint64_t(str[d]) * es;
+    ASSERT_EQ(porter::detail::box_chunk_bytes<Box>(s, at), porter::detail::widest_access(bits)) << "case " << c;
+  }
+}
+
+TEST(BoxGeometry, ChunkWidthMatchesTheSixtyFourBitRule) {
+  std::mt19937_64 rng(7);
+  check_chunk_bytes<box<float, 16, 16>>(rng, 20000);
+  check_chunk_bytes<box<float, 8, 6>>(rng, 20000);  // 24-byte rows: at most 8
+  check_chunk_bytes<box<std::uint16_t, 3, 5, 64>>(rng, 20000);
+  check_chunk_bytes<box<char, 4, 7>>(rng, 20000);  // 7-byte rows: 1
+  check_chunk_bytes<box<double, 2, 3, 4, 2>>(rng, 20000);
+  check_chunk_bytes<box<char, 256>>(rng, 20000);
+}
+
+template <class Box, unsigned W>
+void check_interior_chunk(std::mt19937_64& rng, int cases) {
+  constexpr int R = Box::rank;
+  constexpr unsigned chunks = unsigned(porter::detail::box_chunks<Box, W>);
+  for (int c = 0; c < cases; ++c) {
+    std::int64_t ext[R], str[R];
+    std::int64_t s = 1;
+    for (int d = R - 1; d >= 0; --d) {
+      // Extents from the box size up to far past 2^31 elements in the innermost dimension (a 1D row
+      // longer than 2^31 bytes), strides at least the dense ones, some far above 2^32.
+      // (Bounded so that no offset overflows 63 bits: long rows and padded pitches at ranks 1..3.)
+      const std::uint64_t span = d + 1 == R ? (std::uint64_t(1) << (rng() % (R <= 2 ? 36 : 12))) : (R <= 3 ? 3000 : 64);
+      ext[d] = Box::dim(d) + std::int64_t(rng() % span);
+      str[d] = s;
+      s = s * ext[d] + std::int64_t(rng() % 3) * (rng() % 2 || R > 3 ? 1 : (std::int64_t(1) << 33));
+    }
+    const tiled_source<Box> src = fake_source<Box>(std::uintptr_t(1) << 44, ext, str);
+    coord<R> at{};
+    for (int d = 0; d < R; ++d) {
+      const std::int64_t last = std::min<std::int64_t>(ext[d] - Box::dim(d), std::numeric_limits<int>::max());
+      at[d] = int(rng() % std::uint64_t(last + 1));
+    }
+    ASSERT_TRUE(porter::detail::box_inside<Box>(src, at)) << "case " << c;
+    for (unsigned k = 0; k < chunks; k += 1 + unsigned(rng() % 7)) {
+      const porter::detail::chunk_source cs = porter::detail::locate_chunk<Box, W>(src, at, k);
+      ASSERT_EQ(cs.valid, W) << "case " << c << " chunk " << k;
+      ASSERT_EQ(static_cast<const void*>(porter::detail::interior_chunk<Box, W>(src, at, k)), cs.src) << "case " << c << " chunk " << k;
+    }
+  }
+}
+
+TEST(BoxGeometry, InteriorChunkAddressMatchesTheBoundsCheckedWalk) {
+  std::mt19937_64 rng(11);
+  check_interior_chunk<box<float, 16, 16>, 16>(rng, 3000);
+  check_interior_chunk<box<float, 8, 128>, 16>(rng, 3000);
+  check_interior_chunk<box<float, 4096>, 16>(rng, 3000);
+  check_interior_chunk<box<float, 34, 136>, 16>(rng, 3000);
+  check_interior_chunk<box<std::uint16_t, 3, 5, 64>, 16>(rng, 3000);
+  check_interior_chunk<box<double, 2, 3, 4, 2>, 16>(rng, 3000);
+  check_interior_chunk<box<std::uint16_t, 1, 2, 3, 4, 8>, 16>(rng, 3000);
+  check_interior_chunk<box<char, 4, 12>, 4>(rng, 3000);
+  check_interior_chunk<box<float, 8, 6>, 8>(rng, 3000);
+}
+
+TEST(BoxGeometry, MakeTiledSourceFillsInteriorEnd) {
+  alignas(16) static float data[64 * 100];
+  const auto s = porter::make_tiled_source<box<float, 16, 32>>(data, {64, 100});
+  EXPECT_EQ(s.interior_end[0], 49u);
+  EXPECT_EQ(s.interior_end[1], 69u);
+  const auto t = porter::make_tiled_source<box<float, 128, 32>>(data, {64, 100});
+  EXPECT_EQ(t.interior_end[0], 0u) << "128 rows never fit in 64";
+}
+
+}  // namespace
