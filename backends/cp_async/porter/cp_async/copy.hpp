@@ -37,8 +37,14 @@ struct cp_async_copy {
     // One walker per chunk width, plus the plain-load fallback below 4 bytes; all inline (an
     // out-of-line call costs more registers through the call ABI than the walkers do).
     const unsigned w = detail::box_chunk_bytes<Box>(src, at);
-    if (w == 16) walk_box<Box, 16>(dst, src, at, ctx);
-    else narrow_box<Box>(w, dst, src, at, ctx);
+    if (__builtin_expect(w == 16, 1)) {
+      // A thread past the box's last 16-byte chunk has nothing to copy, and leaves before any
+      // address arithmetic: a 1 KiB box (64 chunks) in a CTA of 256 threads keeps 6 of its 8
+      // warps out of the walker (they paid the bounds test and the box origin every step before).
+      if (ctx.thread < unsigned(detail::box_chunks<Box, 16>)) walk_box<Box, 16>(dst, src, at, ctx);
+    } else {
+      narrow_box<Box>(w, dst, src, at, ctx);
+    }
   }
 
   /// Generic writes to a stage before its refill: nothing to do (cp.async writes through the generic
@@ -94,19 +100,11 @@ struct cp_async_copy {
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
       if constexpr (W == 16) {
         // Interior fast path: a box wholly inside the tensor needs no bounds and no zero fill per
-        // chunk, only its row's offset from the box origin (the common case away from the edges).
-        // This thread's first chunk is peeled off the loop: its offsets (in the box and in the
-        // tensor) depend only on the thread and the source's strides, so in a kernel that copies
-        // the same box type every step the compiler keeps them in registers across steps, and a
-        // box of at most one chunk per thread costs one address add per step.
+        // chunk (the common case away from the edges): one compare per dimension
+        // (tiled_source::interior_end) and one address per chunk (detail::interior_chunk).
         if (detail::box_inside<Box>(src, at)) {
-          const unsigned char* origin = detail::box_origin<Box>(src, at);
-          unsigned k = ctx.thread;
-          if (k < unsigned(total)) {
-            issue<W>(d + detail::landing_offset<Box>(k * W), origin + interior_offset<Box, W>(src, k), W);
-            for (k += ctx.nthreads; k < unsigned(total); k += ctx.nthreads)
-              issue<W>(d + detail::landing_offset<Box>(k * W), origin + interior_offset<Box, W>(src, k), W);
-          }
+          for (unsigned k = ctx.thread; k < unsigned(total); k += ctx.nthreads)
+            issue<W>(d + detail::landing_offset<Box>(k * W), detail::interior_chunk<Box, W>(src, at, k), W);
           return;
         }
       }
@@ -115,14 +113,6 @@ struct cp_async_copy {
         issue<W>(d + cs.dst_offset, cs.src, cs.valid);
       }
     }
-  }
-
-  /// Byte offset in the tensor, from the box's first element, of chunk k (W bytes) of Box.
-  template <class Box, unsigned W>
-  static PORTER_DEVICE PORTER_FORCEINLINE std::int64_t interior_offset(const tiled_source<Box>& src, unsigned k) {
-    constexpr unsigned per_row = unsigned(Box::inner_bytes / W);
-    const unsigned row = k / per_row, c = k - row * per_row;
-    return detail::box_row_offset<Box>(src, row) + std::int64_t(c * W);
   }
 
   template <unsigned W>
