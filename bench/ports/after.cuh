@@ -69,10 +69,12 @@ __global__ void __launch_bounds__(tilesum::threads)
 /// __syncthreads -- is the pipeline's: two boxes per stage (At[kt*8:+8][tm*128:+128] and
 /// B[kt*8:+8][tn*128:+128]) and one token per step. Unlike the before, edges need no host check:
 /// outside At and B the boxes read as zero and sgemm_store masks C. The same FMAs in the same order
-/// (compute.cuh sgemm_mma): the same bits. The launch bounds are the before's (256 threads, no
-/// minimum CTA count).
+/// (compute.cuh sgemm_mma): the same bits. The launch bounds are the before's 256 threads plus a
+/// minimum of 2 CTAs per SM, which the before gets without asking (119 registers): without it ptxas
+/// gave the staged instantiation 163-187 registers (sm_90, once the staged copy's interior walk
+/// freed registers for more loads in flight), one CTA per SM, and the H200 ran it 1.48x slower.
 template <class Path, int S>
-__global__ void __launch_bounds__(sgemm_shape::threads)
+__global__ void __launch_bounds__(sgemm_shape::threads, 2)
     pb_port_cute(const __grid_constant__ porter::tiled_source<sgemm_shape::a_box> at,
                  const __grid_constant__ porter::tiled_source<sgemm_shape::b_box> b, float* __restrict__ c, int m, int n, int k) {
   using namespace sgemm_shape;
