@@ -95,6 +95,41 @@ __global__ void __launch_bounds__(stencil_shape::threads)
       });
 }
 
+/// boxsize: y = a * x + b through boxes of type Box (boxsize_shape): a 1D Box over x[0, n), tile t
+/// the elements [t * Box::elements, +Box::elements); a 2D Box (rows2d x W) over a row-major grid of
+/// `w` columns (w a multiple of W, the rows a multiple of rows2d), tile t the box at
+/// (t / (w / W) * rows2d, t % (w / W) * W). The problem is a whole number of boxes (no edges), so
+/// the kernel times the copy mechanism alone; each thread writes float4s of the landed box.
+template <class Path, int Stages, class Box>
+__global__ void __launch_bounds__(boxsize_shape::threads)
+    pb_boxsize(const __grid_constant__ porter::tiled_source<Box> x, float* __restrict__ y, int w, float a, float b,
+               porter::tile_schedule sched) {
+  constexpr int inner = Box::inner, vec = Box::elements / 4, vec_per_row = inner / 4;
+  static_assert(inner % 4 == 0, "boxsize: rows of whole float4s");
+  extern __shared__ __align__(128) unsigned char smem[];
+  porter::pipeline<Path, Stages, Box> pipe(smem);
+  const int tiles_x = Box::rank == 1 ? 1 : w / inner;
+  auto at = [&](long long t) {
+    if constexpr (Box::rank == 1) return porter::coord<1>{int(t * Box::elements)};
+    else return porter::coord<2>{int(t) / tiles_x * Box::dim(0), int(t) % tiles_x * inner};  // 32-bit: < 2^31 tiles
+  };
+  porter::for_each_tile(pipe, x, sched, at, [&](porter::tile_view<Box> v, long long t) {
+    const float4* s4 = reinterpret_cast<const float4*>(v.data());
+    const auto o = at(t);
+    for (int i = int(threadIdx.x); i < vec; i += int(blockDim.x)) {
+      float4 q = s4[i];
+      q.x = fmaf(a, q.x, b);
+      q.y = fmaf(a, q.y, b);
+      q.z = fmaf(a, q.z, b);
+      q.w = fmaf(a, q.w, b);
+      long long e;
+      if constexpr (Box::rank == 1) e = (long long)o[0] + 4LL * i;
+      else e = (long long)(o[0] + i / vec_per_row) * w + o[1] + 4 * (i % vec_per_row);
+      *reinterpret_cast<float4*>(y + e) = q;
+    }
+  });
+}
+
 /// sgemm: C[m][n] = sum_k At[k][m] * B[k][n] (A stored transposed, so both operands are read along
 /// their contiguous dimension and land in shared memory as [k][m] and [k][n]).
 /// Block tile 128 x 128, K-tile 8; each pipeline step brings the At and B boxes of one K-tile (two

@@ -19,6 +19,22 @@ constexpr int vec_per_thread = tile / 4 / threads;  // float4 per thread per til
 static_assert(tile % (4 * threads) == 0, "stream tile must be a whole number of float4 per thread");
 }  // namespace stream_shape
 
+// ---- boxsize: the stream kernel with the box a template parameter (tma's break-even sweep) ------
+// y = a * x + b, one box per tile and one tile per pipeline step, 4 stages, 256 threads, at box
+// sizes 512 B .. 32 KiB: 1D boxes of `floats` over 2^28 floats (cp.async.bulk on tma), and 2D
+// boxes of 16 rows x `w` floats over a 16384 x 16384 grid (cp.async.bulk.tensor). Measures where
+// tma's bulk copies, issued by one thread, overtake the per-thread copies of cp_async and staged:
+// the break-even table that path::automatic reads (core/src/choose.cpp, porter/choose.hpp).
+namespace boxsize_shape {
+constexpr int threads = 256;
+constexpr int stages = 4;
+constexpr long long n1d = 1LL << 28;  // floats, 1D
+constexpr int size2d = 16384;          // 2D grid: size2d x size2d floats
+constexpr int rows2d = 16;             // rows of every 2D box
+template <int Floats> using box1d = porter::box<float, Floats>;
+template <int W> using box2d = porter::box<float, rows2d, W>;
+}  // namespace boxsize_shape
+
 // ---- stencil2d: star stencils of radius R on an h x w grid; 32 x 128 output tiles ---------------
 // Each tile is read with its halo: rows r0-R .. r0+31+R, columns c0-4 .. c0+131 (the box starts 4
 // columns left so that its rows stay 16-byte aligned; 4 >= R). 8 warps, each 4 output rows; each

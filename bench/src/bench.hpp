@@ -70,6 +70,9 @@ void run_bf16gemm(context& cx, int size, bool sweep);
 /// copy2d (async_copy + async_store through shared memory) and transpose (column reads of 128 B
 /// swizzled tiles against dense ones): bench/src/workloads.cpp.
 void run_copy2d(context& cx);
+/// The box-size sweep (shapes.hpp boxsize_shape): every box size on every path and automatic, and
+/// tma's break-even per rank (a note).
+void run_boxsize(context& cx);
 void run_transpose(context& cx);
 /// ports (bench/ports/): every before/after pair on fresh random data, the outputs compared bit for
 /// bit against the before, the speed of every porter path as a ratio to it.

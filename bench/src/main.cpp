@@ -32,7 +32,7 @@ const char* k_usage =
     "  --quick            fewer repetitions (about 30 s on an H200); the stage sweep of sgemm at 8192^3 only\n"
     "  --full             more repetitions, sgemm sweep at 4096^3 and 8192^3 too (the default)\n"
     "  --no-sweep         only the default stage counts\n"
-    "  --only LIST        workloads to run, comma-separated: stream,stencil,sgemm,bf16gemm,smallgemm,copy2d,transpose,ports,launch\n"
+    "  --only LIST        workloads to run, comma-separated: stream,stencil,sgemm,bf16gemm,smallgemm,copy2d,transpose,boxsize,ports,launch\n"
     "                     (bf16gemm: the Triton and torch peers' rows)\n"
     "  --out DIR          write results.csv, results.json, table.txt and lowering.txt to DIR\n"
     "  --ncu              after timing, run Nsight Compute on each path's kernel: stall reasons per path\n"
@@ -162,8 +162,8 @@ int main(int argc, char** argv) {
   }
   for (const auto& w : opt.only)
     if (w != "stream" && w != "stencil" && w != "sgemm" && w != "bf16gemm" && w != "smallgemm" && w != "copy2d" && w != "transpose" &&
-        w != "ports" && w != "launch") {
-      std::fprintf(stderr, "porter-bench: --only takes stream, stencil, sgemm, bf16gemm, smallgemm, copy2d, transpose, ports, launch (got %s)\n",
+        w != "boxsize" && w != "ports" && w != "launch") {
+      std::fprintf(stderr, "porter-bench: --only takes stream, stencil, sgemm, bf16gemm, smallgemm, copy2d, transpose, boxsize, ports, launch (got %s)\n",
                    w.c_str());
       return 2;
     }
@@ -173,6 +173,7 @@ int main(int argc, char** argv) {
   cx.opt = opt;
   pb::register_default_kernels(cx.reg);
   pb::register_sweep_kernels(cx.reg);
+  pb::register_boxsize_kernels(cx.reg);
   pb::register_bf16gemm_kernels(cx.reg);
   pb::register_manual_kernels(cx.reg);
   pb::register_manual_tma_kernels(cx.reg);
@@ -245,6 +246,7 @@ int main(int argc, char** argv) {
       }
       if (opt.wants("copy2d")) pb::run_copy2d(cx);
       if (opt.wants("transpose")) pb::run_transpose(cx);
+      if (opt.wants("boxsize")) pb::run_boxsize(cx);
       if (opt.wants("ports")) pb::run_ports(cx);
       if (opt.wants("launch")) pb::run_launch_cost(cx);
       pb::run_triton_peers(cx);  // after the workloads: its rows join theirs (bench/src/peer_rows.cpp)

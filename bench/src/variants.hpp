@@ -121,6 +121,18 @@ struct port_pair {
   std::vector<variant<port_problem>> variants;
 };
 
+/// boxsize: the kernels of one box size (bench/kernels/shapes.hpp boxsize_shape), every path and
+/// automatic; a 1D set runs on a stream_problem, a 2D set on a grid2d_problem (y = 1.5 x - 0.25).
+struct boxsize_set {
+  int rank = 1;
+  std::size_t box_bytes = 0;  ///< bytes of one box (one TMA copy)
+  std::string shape;          ///< e.g. "1D 4096 fp32 (16 KiB)"
+  std::vector<variant<stream_problem>> v1;
+  std::vector<variant<grid2d_problem>> v2;
+};
+/// The constants of the 2D boxsize kernels' y = a * x + b (grid2d_problem carries none).
+constexpr float boxsize_a = 1.5f, boxsize_b = -0.25f;
+
 struct registry {
   std::vector<variant<stream_problem>> stream;
   std::vector<variant<stencil_problem>> stencil[3];  // [radius]; 1 and 2 used
@@ -130,6 +142,17 @@ struct registry {
   std::vector<variant<grid2d_problem>> copy2d;
   std::vector<variant<grid2d_problem>> transpose;
   std::vector<port_pair> ports;
+  std::vector<boxsize_set> boxsize;  ///< ordered by rank, then box bytes
+  /// The set of `rank` and `bytes`, created (with `shape`) at the first call.
+  boxsize_set& boxsize_of(int rank, std::size_t bytes, const std::string& shape) {
+    for (auto& b : boxsize)
+      if (b.rank == rank && b.box_bytes == bytes) return b;
+    boxsize.push_back({});
+    boxsize.back().rank = rank;
+    boxsize.back().box_bytes = bytes;
+    boxsize.back().shape = shape;
+    return boxsize.back();
+  }
   /// The pair named `name`, created empty at the first call.
   port_pair& port(const std::string& name) {
     for (auto& p : ports)
@@ -142,6 +165,7 @@ struct registry {
 
 // Filled by the kernel translation units (each compiled for its own list of targets).
 void register_default_kernels(registry& r);  ///< porter kernels at the default stage counts (all targets)
+void register_boxsize_kernels(registry& r);  ///< the boxsize sweep: every box size, every path and automatic
 void register_sweep_kernels(registry& r);    ///< porter kernels at the other stage counts 1..8
 void register_bf16gemm_kernels(registry& r); ///< the bf16 tensor-core GEMM at its default stages, every path and automatic (all targets)
 void register_manual_kernels(registry& r);   ///< hand-written cp.async pipelines, stages 1..8
