@@ -7,9 +7,22 @@ namespace porter {
 namespace {
 
 // Newest last. Until a device class has been measured, the entry before it applies.
+// sm_90: porter-bench --only boxsize on an H200, 2026-12-02 (bench/results/h200-2026-12-02-session18/
+// run3_boxsize): the stream kernel at box sizes 512 B .. 32 KiB, 4 stages, every path, the planner's
+// grid. tma / the faster of cp_async and staged:
+//   1D (cp.async.bulk):  512 B 0.355, 1 KiB 0.396, 2 KiB 0.615, 4 KiB 0.841, 8 KiB 1.017, 16 KiB 0.980,
+//                        32 KiB 0.991 -- the same CTAs per SM on tma and cp_async at every size; tma
+//                        keeps >= 0.99x at every larger size only from 32 KiB (the stream workload's
+//                        16 KiB boxes: tma 0.976x, cp_async 0.997x cudaMemcpy in the same runs).
+//   2D (.tensor, 16 rows): 512 B 1.015, 1 KiB 1.034, 2 KiB 1.330, 4 KiB 0.873, 8 KiB 0.842, 16 KiB 0.996.
+//                        At 4 and 8 KiB the sweep kernel's tma instantiation held 4 CTAs per SM (59
+//                        registers) against cp_async's 8 and 6, an occupancy difference of that kernel,
+//                        not a per-copy cost; with 2D boxes of 4 KiB (sgemm) and 1 KiB (smallgemm) tma
+//                        is the fastest path (1.12x and 1.47x cp_async), so 2D keeps 1 KiB.
 const tma_break_even table[] = {
-    {90, 1024, 1024, "the 2026-12-01 issue report on an H200 (1D 512-B tiles: tma 2.2x slower than staged; "
-                     "2D 1-KiB boxes: tma fastest); not yet swept over box sizes"},
+    {90, 32768, 1024,
+     "porter-bench --only boxsize, H200, 2026-12-02: 1D bulk copies behind cp.async at 512 B - 16 KiB boxes (0.36x - 0.98x, "
+     "except 1.02x at 8 KiB), even from 32 KiB; 2D tensor copies ahead from 512 B at equal occupancy"},
 };
 
 std::string bytes_str(long long b) { return std::to_string(b) + " B"; }

@@ -5,9 +5,12 @@
 // tma, cp_async, staged; the cost model then demotes tma for boxes below the size at which, on the
 // device, its per-copy cost (expect_tx + a bulk copy issued by one thread, completing through the
 // copy engine) loses to per-thread cp.async. The break-even sizes are a table per compute
-// capability (core/src/choose.cpp), each entry saying where its numbers come from. The sm_90 entry
-// holds the values of the 2026-12-01 issue report (1D 512-byte tiles: tma 2.2x slower than staged;
-// 2D 1 KiB boxes: tma fastest); a porter-bench sweep over box sizes to measure them is not written yet.
+// capability (core/src/choose.cpp), each entry saying where its numbers come from: porter-bench's
+// boxsize workload (`porter-bench --only boxsize`) times the stream kernel at box sizes 512 B .. 32 KiB
+// on every path and prints the break-even per rank. On the H200 (sm_90 entry) 1D bulk copies lose to
+// cp.async below 32 KiB; 2D tensor copies win from 512 B where the paths hold the same CTAs per SM.
+// The table is per box size only: a kernel whose tma instantiation holds fewer CTAs per SM than its
+// cp_async one (registers) can still run faster on cp_async (the transpose workload's 4 KiB boxes).
 #pragma once
 #include <string>
 
