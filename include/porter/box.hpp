@@ -26,7 +26,9 @@ inline constexpr int max_rank = 5;
 
 /// Coordinates of a box's first element in a rank-R tensor, in elements, outermost first.
 /// May be negative or reach past the tensor: elements outside the tensor read as zero.
-/// TMA takes 32-bit signed coordinates (PTX ISA 9.7.9.27, cp.async.bulk.tensor), so porter does too.
+/// TMA takes 32-bit signed coordinates (PTX ISA 9.7.9.27, cp.async.bulk.tensor), so porter does too;
+/// the element-wise paths compute each index of a box (at[d] + i, i < Box::dim(d)) in 32 bits, so a
+/// box must not reach past index 2^31 - 1 of any dimension.
 template <int R>
 struct coord {
   static_assert(R >= 1 && R <= max_rank, "porter::coord: rank must be 1..5 (TMA tensor copies are 1D-5D).");

@@ -102,9 +102,10 @@ struct alignas(128) tiled_source {
   element_kind kind;                ///< element kind (element_kind::raw for sources; destinations that reduce: porter/destination.hpp)
   /// Per dimension, outermost first: a box whose first element is at `at` lies wholly inside the
   /// tensor iff std::uint32_t(at[d]) < interior_end[d] for every d (at[d] is 32-bit, so a negative
-  /// coordinate fails), i.e. 0 <= at[d] and at[d] + Box::dim(d) <= extent[d]. extent[d] -
-  /// Box::dim(d) + 1 clamped to 0..2^31, set by make_tiled_source (0: the box never fits, and every
-  /// copy takes the bounds-checked walk). One compare per dimension in the copies' interior test.
+  /// coordinate fails), i.e. 0 <= at[d] and at[d] + Box::dim(d) <= min(extent[d], 2^31) (every
+  /// index of the box fits in 32 bits). min(extent[d], 2^31) - Box::dim(d) + 1, at least 0, set by
+  /// make_tiled_source (0: the box never fits, and every copy takes the bounds-checked walk). One
+  /// compare per dimension in the copies' interior test.
   std::uint32_t interior_end[rank];
 
   /// True when the path may read this source (layout rules and the device it was built for).
@@ -173,10 +174,13 @@ struct is_layout_mapping_like<M, std::void_t<decltype(std::declval<const M&>().e
                                              decltype(std::declval<const M&>().required_span_size()),
                                              decltype(std::declval<const M&>().is_strided())>> : std::true_type {};
 
-/// tiled_source::interior_end of one dimension: extent - box + 1 clamped to 0..2^31.
+/// tiled_source::interior_end of one dimension: min(extent, 2^31) - box + 1, at least 0. The 2^31
+/// keeps every index of an interior box (at[d] + i, i < box) inside 32 bits, as the copies compute
+/// it; a box reaching past index 2^31 - 1 takes the bounds-checked walk.
 constexpr std::uint32_t interior_end_of(std::int64_t extent, int box) {
-  const std::int64_t e = extent - std::int64_t(box) + 1;
-  return e <= 0 ? 0u : (e >= (std::int64_t(1) << 31) ? (std::uint32_t(1) << 31) : std::uint32_t(e));
+  const std::int64_t top = extent < (std::int64_t(1) << 31) ? extent : (std::int64_t(1) << 31);
+  const std::int64_t e = top - std::int64_t(box) + 1;
+  return e <= 0 ? 0u : std::uint32_t(e);
 }
 
 /// The one builder behind every make_tiled_source form. `extents`: `nextents` values (must be

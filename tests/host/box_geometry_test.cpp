@@ -3,7 +3,8 @@
 //
 // - box_inside (one unsigned compare per dimension against tiled_source::interior_end) equals
 //   "0 <= at[d] and at[d] + box[d] <= extent[d] for every d", computed in 64 bits, including
-//   negative coordinates, coordinates near 2^31, boxes larger than the tensor and extents above 2^31.
+//   negative coordinates, coordinates near 2^31, boxes larger than the tensor and extents above 2^31
+//   (where a box reaching past index 2^31 - 1 is not interior: the copies compute indices in int).
 // - box_chunk_bytes (32-bit) equals the widest access of the 64-bit OR of the pointer, every outer
 //   stride in bytes, the first column in bytes and the box row in bytes.
 // - interior_chunk (one address per chunk) equals locate_chunk's address for every chunk of boxes
@@ -24,11 +25,14 @@ using porter::box;
 using porter::coord;
 using porter::tiled_source;
 
-// The rule box_inside replaces, written out in 64 bits.
+// The rule box_inside replaces, written out in 64 bits: every element inside the tensor, and every
+// index of the box inside 32 bits (the copies compute at[d] + i in int).
 template <class Box>
 bool inside_reference(const tiled_source<Box>& s, const coord<Box::rank>& at) {
-  for (int d = 0; d < Box::rank; ++d)
-    if (at[d] < 0 || std::int64_t(at[d]) + Box::dim(d) > s.extent[d]) return false;
+  for (int d = 0; d < Box::rank; ++d) {
+    const std::int64_t end = std::int64_t(at[d]) + Box::dim(d);
+    if (at[d] < 0 || end > s.extent[d] || end > (std::int64_t(1) << 31)) return false;
+  }
   return true;
 }
 
@@ -51,10 +55,11 @@ TEST(BoxGeometry, InteriorEndClampsToTheCoordinateRange) {
   EXPECT_EQ(porter::detail::interior_end_of(16, 16), 1u) << "only at 0 fits";
   EXPECT_EQ(porter::detail::interior_end_of(15, 16), 0u) << "a box larger than the tensor never fits";
   EXPECT_EQ(porter::detail::interior_end_of(1, 256), 0u);
-  EXPECT_EQ(porter::detail::interior_end_of(std::int64_t(1) << 31, 1), std::uint32_t(1) << 31);
-  EXPECT_EQ(porter::detail::interior_end_of(std::int64_t(1) << 40, 8), std::uint32_t(1) << 31)
-      << "every non-negative 32-bit coordinate fits";
-  EXPECT_EQ(porter::detail::interior_end_of((std::int64_t(1) << 31) + 6, 8), (std::uint32_t(1) << 31) - 1);
+  EXPECT_EQ(porter::detail::interior_end_of(std::int64_t(1) << 31, 1), std::uint32_t(1) << 31)
+      << "a one-element box: every non-negative 32-bit coordinate";
+  EXPECT_EQ(porter::detail::interior_end_of(std::int64_t(1) << 40, 8), (std::uint32_t(1) << 31) - 7)
+      << "the box's last index stays below 2^31";
+  EXPECT_EQ(porter::detail::interior_end_of((std::int64_t(1) << 31) - 2, 8), (std::uint32_t(1) << 31) - 9);
 }
 
 template <class Box>
