@@ -352,6 +352,20 @@ std::vector<mechanism_line> workload_mechanisms() {
   return out;
 }
 
+/// y == x over n floats (the copy ceilings' check).
+static verdict copy_verdict(const float* x, const float* y, long long n, cudaStream_t s) {
+  const long long bad = count_stream_errors(x, y, n, 1.0f, 0.0f, 0.0f, s);
+  return verdict{bad == 0, bad == 0 ? "y == x exactly" : std::to_string(bad) + " elements differ from x"};
+}
+
+/// y == a*x + b over n floats, with the checksum of y that compare_checksums holds porter's paths to
+/// (and that tells whether a peer's y is bit-identical too).
+static verdict axpb_verdict(const float* x, const float* y, long long n, float a, float b, cudaStream_t s) {
+  const long long bad = count_stream_errors(x, y, n, a, b, 1e-6f, s);
+  return verdict{bad == 0, bad == 0 ? "all elements = a*x+b (rel. err <= 1e-6); checksum " + hex64(checksum(y, n, s))
+                                    : std::to_string(bad) + " of " + std::to_string(n) + " elements wrong or unwritten"};
+}
+
 void run_stream(context& cx) {
   const long long n = 1LL << 28;  // 1 GiB per buffer
   const std::size_t bytes = std::size_t(n) * sizeof(float);
@@ -368,17 +382,10 @@ void run_stream(context& cx) {
   base.unit = "GB/s";
   base.ceiling = "cudaMemcpy D2D";
   auto poison = [&] { check(cudaMemsetAsync(y.p, 0xff, bytes, cx.stream), "poison"); };
-  auto copy_ok = [&]() {
-    const long long bad = count_stream_errors(x.f(), y.f(), n, 1.0f, 0.0f, 0.0f, cx.stream);
-    return verdict{bad == 0, bad == 0 ? "y == x exactly" : std::to_string(bad) + " elements differ from x"};
-  };
+  auto copy_ok = [&]() { return copy_verdict(x.f(), y.f(), n, cx.stream); };
   // The checksum of y lets compare_checksums hold porter's paths to bit-identical results and tell
   // whether a peer's y (cub, Triton's: bench/peers/triton_peers.py fills x the same way) is too.
-  auto axpb_ok = [&]() {
-    const long long bad = count_stream_errors(x.f(), y.f(), n, a, b, 1e-6f, cx.stream);
-    return verdict{bad == 0, bad == 0 ? "all elements = a*x+b (rel. err <= 1e-6); checksum " + hex64(checksum(y.f(), n, cx.stream))
-                                      : std::to_string(bad) + " of " + std::to_string(n) + " elements wrong or unwritten"};
-  };
+  auto axpb_ok = [&]() { return axpb_verdict(x.f(), y.f(), n, a, b, cx.stream); };
 
   // Ceilings: cudaMemcpy device-to-device and a vectorized copy kernel (bytes read + written).
   {
@@ -822,112 +829,9 @@ void run_bf16gemm(context& cx, int size, bool sweep) {
   run_gemm_variants(cx, cx.reg.bf16gemm, default_stages_bf16gemm, base, sets, poison, verify, sweep, cublas_rate);
 }
 
-// ---- boxsize: where tma's bulk copies overtake per-thread copies ------------------------------------------
-
-/// The box-size sweep (bench/kernels/boxsize_kernels.cu): y = a*x + b over 2^28 floats, read in 1D
-/// boxes of 512 B .. 32 KiB and in 2D boxes of 16 rows (512 B .. 16 KiB), on every path and on
-/// automatic, each row checked (every element of y) and timed; the ceiling is cudaMemcpy D2D of the
-/// same bytes. The note per rank says where tma reaches the best thread-issued path, the number
-/// porter's break-even table (core/src/choose.cpp) holds for this device.
-void run_boxsize(context& cx) {
-  const long long n = 1LL << 28;
-  const int side = 16384;  // the 2D grid: side x side == n floats
-  const std::size_t bytes = std::size_t(n) * sizeof(float);
-  dbuf x(bytes), y(bytes);
-  fill_uniform(x.f(), n, 21, -1.f, 1.f, cx.stream);
-  check(cudaStreamSynchronize(cx.stream), "fill");
-  const float a = boxsize_a, b = boxsize_b;
-  auto poison = [&] { check(cudaMemsetAsync(y.p, 0xff, bytes, cx.stream), "poison"); };
-  auto axpb_ok = [&]() {
-    const long long bad = count_stream_errors(x.f(), y.f(), n, a, b, 1e-6f, cx.stream);
-    return verdict{bad == 0, bad == 0 ? "all elements = a*x+b (rel. err <= 1e-6); checksum " + hex64(checksum(y.f(), n, cx.stream))
-                                      : std::to_string(bad) + " of " + std::to_string(n) + " elements wrong or unwritten"};
-  };
-  row base;
-  base.bytes = 2.0 * double(bytes);
-  base.unit = "GB/s";
-  base.ceiling = "cudaMemcpy D2D";
-  double d2d = 0;
-  {
-    row r = base;
-    r.workload = "boxsize";
-    r.size = "2^28 fp32";
-    r.impl = "memcpy";
-    r.kernel = "cudaMemcpyAsync";
-    check_and_time(cx, r, {[&](cudaStream_t s) { check(cudaMemcpyAsync(y.p, x.p, bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync"); }},
-                   poison, [&] {
-                     const long long bad = count_stream_errors(x.f(), y.f(), n, 1.0f, 0.0f, 0.0f, cx.stream);
-                     return verdict{bad == 0, bad == 0 ? "y == x exactly" : std::to_string(bad) + " elements differ from x"};
-                   });
-    if (r.ok()) d2d = r.rate;
-    r.ratio = r.ok() ? 1.0 : 0;
-    cx.rep.rows.push_back(r);
-  }
-  const stream_problem p1{x.f(), y.f(), n, a, b};
-  const grid2d_problem p2{x.f(), y.f(), side, side};
-  for (const boxsize_set& set : cx.reg.boxsize) {
-    row rb = base;
-    rb.workload = set.rank == 1 ? "boxsize-1d" : "boxsize-2d";
-    rb.size = set.shape;
-    auto all = [](const kernel_desc&) { return true; };
-    if (set.rank == 1) run_variants(cx, set.v1, all, rb, std::vector<stream_problem>{p1}, poison, axpb_ok, false);
-    else run_variants(cx, set.v2, all, rb, std::vector<grid2d_problem>{p2}, poison, axpb_ok, false);
-    compare_checksums(cx, rb.workload, rb.size);
-  }
-  for (auto& r : cx.rep.rows)
-    if (r.workload.rfind("boxsize-", 0) == 0 && r.ok()) r.ratio = d2d > 0 ? r.rate / d2d : 0;
-  // Per rank: tma against the best thread-issued path at each size, and the break-even.
-  for (int rank : {1, 2}) {
-    const std::string w = rank == 1 ? "boxsize-1d" : "boxsize-2d";
-    std::string line = w + " (" + (rank == 1 ? "cp.async.bulk" : "cp.async.bulk.tensor") +
-                       " vs per-thread copies; tma / the faster of cp_async and staged, and automatic's pick):";
-    std::size_t break_even = 0;  // the smallest size from which tma keeps >= 0.99x at every larger size
-    bool any = false;
-    for (const boxsize_set& set : cx.reg.boxsize) {
-      if (set.rank != rank) continue;
-      double tma = 0, other = 0, au = 0;
-      int tma_ctas = 0, other_ctas = 0;
-      std::string pick, other_path;
-      for (const auto& r : cx.rep.rows) {
-        if (r.workload != w || r.size != set.shape || !r.ok() || r.impl != "porter") continue;
-        if (r.path == "tma") {
-          tma = r.rate;
-          tma_ctas = r.ctas_per_sm;
-        } else if (r.path == "automatic") {
-          au = r.rate;
-          const auto at = r.kernel.find("automatic -> ");
-          if (at != std::string::npos) pick = r.kernel.substr(at + 13, r.kernel.find(':', at + 13) - (at + 13));
-        } else if (r.rate > other) {
-          other = r.rate;
-          other_ctas = r.ctas_per_sm;
-          other_path = r.path;
-        }
-      }
-      if (tma <= 0 || other <= 0) continue;
-      any = true;
-      // CTAs per SM beside the ratio: a path whose instantiation holds fewer CTAs (registers) keeps
-      // fewer bytes in flight, which is the kernel's cost, not the copy's.
-      char buf[200];
-      std::snprintf(buf, sizeof buf, " %zu B %.3f (CTAs/SM tma %d, %s %d; automatic: %s, %.3f of the fastest)", set.box_bytes,
-                    tma / other, tma_ctas, other_path.c_str(), other_ctas, pick.empty() ? "?" : pick.c_str(), au / std::max(tma, other));
-      line += buf;
-      line += ";";
-      if (tma >= 0.99 * other) {
-        if (break_even == 0) break_even = set.box_bytes;
-      } else {
-        break_even = 0;
-      }
-    }
-    if (!any) continue;
-    line += break_even ? " break-even: tma from " + std::to_string(break_even) + " B" : " break-even: none (tma behind at the largest size measured)";
-    cx.rep.notes.push_back(line);
-    cx.progress(line);
-  }
-}
-
 // ---- copy2d and transpose ----------------------------------------------------------------------------
 
-/// The ceiling rows of a 2D grid workload that moves `bytes` each way: cudaMemcpy D2D of the grid.
+/// The ceiling row of a workload that moves `bytes` each way (copy2d, transpose, boxsize): cudaMemcpy D2D of them.
 static void add_memcpy_row(context& cx, const row& base, const void* x, void* y, std::size_t bytes, const std::function<void()>& poison,
                            const std::function<verdict()>& copied) {
   row r = base;
@@ -996,6 +900,97 @@ void run_transpose(context& cx) {
   const int s = transpose_shape::size;
   run_grid2d(cx, "transpose", cx.reg.transpose, s, s, static_cast<long long>(s / transpose_shape::tile) * (s / transpose_shape::tile), 12,
              default_stages_transpose, true);
+}
+
+
+// ---- boxsize: where tma's bulk copies overtake per-thread copies ------------------------------------------
+
+/// The box-size sweep (bench/kernels/boxsize_kernels.cu): y = a*x + b over 2^28 floats, read in 1D
+/// boxes of 512 B .. 32 KiB and in 2D boxes of 16 rows (512 B .. 16 KiB), on every path and on
+/// automatic, each row checked (every element of y) and timed; the ceiling is cudaMemcpy D2D of the
+/// same bytes. The note per rank says where tma reaches the best thread-issued path, the number
+/// porter's break-even table (core/src/choose.cpp) holds for this device.
+void run_boxsize(context& cx) {
+  const long long n = boxsize_shape::n1d;
+  const int side = boxsize_shape::size2d;  // the 2D grid: side x side == n floats
+  static_assert(boxsize_shape::n1d == (long long)boxsize_shape::size2d * boxsize_shape::size2d, "one pair of buffers for 1D and 2D");
+  const std::size_t bytes = std::size_t(n) * sizeof(float);
+  dbuf x(bytes), y(bytes);
+  fill_uniform(x.f(), n, 21, -1.f, 1.f, cx.stream);
+  check(cudaStreamSynchronize(cx.stream), "fill");
+  const float a = boxsize_a, b = boxsize_b;
+  auto poison = [&] { check(cudaMemsetAsync(y.p, 0xff, bytes, cx.stream), "poison"); };
+  auto axpb_ok = [&]() { return axpb_verdict(x.f(), y.f(), n, a, b, cx.stream); };
+  row base;
+  base.workload = "boxsize";
+  base.size = "2^28 fp32";
+  base.bytes = 2.0 * double(bytes);
+  base.unit = "GB/s";
+  base.ceiling = "cudaMemcpy D2D";
+  add_memcpy_row(cx, base, x.p, y.p, bytes, poison, [&] { return copy_verdict(x.f(), y.f(), n, cx.stream); });
+  row& ceiling = cx.rep.rows.back();
+  const double d2d = ceiling.ok() ? ceiling.rate : 0;
+  ceiling.ratio = ceiling.ok() ? 1.0 : 0;
+  const stream_problem p1{x.f(), y.f(), n, a, b};
+  const grid2d_problem p2{x.f(), y.f(), side, side};
+  for (const boxsize_set& set : cx.reg.boxsize) {
+    row rb = base;
+    rb.workload = set.rank == 1 ? "boxsize-1d" : "boxsize-2d";
+    rb.size = set.shape;
+    auto all = [](const kernel_desc&) { return true; };
+    if (set.rank == 1) run_variants(cx, set.v1, all, rb, std::vector<stream_problem>{p1}, poison, axpb_ok, false);
+    else run_variants(cx, set.v2, all, rb, std::vector<grid2d_problem>{p2}, poison, axpb_ok, false);
+    compare_checksums(cx, rb.workload, rb.size);
+  }
+  for (auto& r : cx.rep.rows)
+    if (r.workload.rfind("boxsize-", 0) == 0 && r.ok()) r.ratio = d2d > 0 ? r.rate / d2d : 0;
+  // Per rank: tma against the best thread-issued path at each size, and the break-even.
+  for (int rank : {1, 2}) {
+    const std::string w = rank == 1 ? "boxsize-1d" : "boxsize-2d";
+    std::string line = w + " (" + (rank == 1 ? "cp.async.bulk" : "cp.async.bulk.tensor") +
+                       " vs per-thread copies; tma / the faster of cp_async and staged, and automatic's pick):";
+    std::size_t break_even = 0;  // the smallest size from which tma keeps >= 0.99x at every larger size
+    bool any = false;
+    for (const boxsize_set& set : cx.reg.boxsize) {
+      if (set.rank != rank) continue;
+      double tma = 0, other = 0, au = 0;
+      int tma_ctas = 0, other_ctas = 0;
+      std::string pick, other_path;
+      for (const auto& r : cx.rep.rows) {
+        if (r.workload != w || r.size != set.shape || !r.ok() || r.impl != "porter") continue;
+        if (r.path == "tma") {
+          tma = r.rate;
+          tma_ctas = r.ctas_per_sm;
+        } else if (r.path == "automatic") {
+          au = r.rate;
+          const auto at = r.kernel.find("automatic -> ");
+          if (at != std::string::npos) pick = r.kernel.substr(at + 13, r.kernel.find(':', at + 13) - (at + 13));
+        } else if (r.rate > other) {
+          other = r.rate;
+          other_ctas = r.ctas_per_sm;
+          other_path = r.path;
+        }
+      }
+      if (tma <= 0 || other <= 0) continue;
+      any = true;
+      // CTAs per SM beside the ratio: a path whose instantiation holds fewer CTAs (registers) keeps
+      // fewer bytes in flight, which is the kernel's cost, not the copy's.
+      char buf[200];
+      std::snprintf(buf, sizeof buf, " %zu B %.3f (CTAs/SM tma %d, %s %d; automatic: %s, %.3f of the fastest)", set.box_bytes,
+                    tma / other, tma_ctas, other_path.c_str(), other_ctas, pick.empty() ? "?" : pick.c_str(), au / std::max(tma, other));
+      line += buf;
+      line += ";";
+      if (tma >= 0.99 * other) {
+        if (break_even == 0) break_even = set.box_bytes;
+      } else {
+        break_even = 0;
+      }
+    }
+    if (!any) continue;
+    line += break_even ? " break-even: tma from " + std::to_string(break_even) + " B" : " break-even: none (tma behind at the largest size measured)";
+    cx.rep.notes.push_back(line);
+    cx.progress(line);
+  }
 }
 
 }  // namespace pb
