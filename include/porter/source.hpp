@@ -107,6 +107,12 @@ struct alignas(128) tiled_source {
   /// make_tiled_source (0: the box never fits, and every copy takes the bounds-checked walk). One
   /// compare per dimension in the copies' interior test.
   std::uint32_t interior_end[rank];
+  /// The low four bits of the pointer's address and of every outer stride in bytes, ORed (set by
+  /// make_tiled_source: detail::chunk_bits_of). The element-wise copies' chunk width for a box at
+  /// `at` is the lowest set bit of chunk_bits | the box's first column in bytes | the box row in
+  /// bytes, capped at 16 (detail::box_chunk_bytes): one OR per copy instead of reading the pointer
+  /// and every stride.
+  std::uint32_t chunk_bits;
 
   /// True when the path may read this source (layout rules and the device it was built for).
   PORTER_HOST_DEVICE bool supports(path_id p) const { return (supported & path_bit(p)) != 0; }
@@ -183,6 +189,15 @@ constexpr std::uint32_t interior_end_of(std::int64_t extent, int box) {
   return e <= 0 ? 0u : std::uint32_t(e);
 }
 
+/// tiled_source::chunk_bits: the low four bits of `ptr`'s address and of each of the rank - 1
+/// outer strides (elements, outermost first) times `elem_bytes`, ORed. Only these bits decide how
+/// wide an aligned chunk of the tensor can be (16 bytes at most).
+inline std::uint32_t chunk_bits_of(const void* ptr, const std::int64_t* stride, int rank, int elem_bytes) {
+  std::uint64_t bits = std::uint64_t(reinterpret_cast<std::uintptr_t>(ptr));
+  for (int d = 0; d + 1 < rank; ++d) bits |= std::uint64_t(stride[d]) * std::uint64_t(elem_bytes);
+  return std::uint32_t(bits & 15u);
+}
+
 /// The one builder behind every make_tiled_source form. `extents`: `nextents` values (must be
 /// Box::rank); `strides`: `nstrides` values, elements, outermost first: 0 (dense, row-major from
 /// the extents), Box::rank - 1 (the outer dimensions; the innermost is 1) or Box::rank (every
@@ -228,6 +243,7 @@ tiled_source<Box> build_tiled_source(const typename Box::element_type* ptr, cons
   s.tma_split_rows = split;
   s.kind = kind;
   for (int i = 0; i < R; ++i) s.interior_end[i] = interior_end_of(d.extent[i], Box::dim(i));
+  s.chunk_bits = chunk_bits_of(ptr, d.stride, R, d.elem_bytes);
   return s;
 }
 

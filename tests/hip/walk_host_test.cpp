@@ -102,6 +102,7 @@ struct host_tensor {
     }
     src.ptr = reinterpret_cast<const T*>(p);
     for (int d = 0; d < R; ++d) { src.extent[d] = extent[d]; src.stride[d] = stride[d]; }
+    src.chunk_bits = porter::detail::chunk_bits_of(src.ptr, stride, R, int(sizeof(T)));  // as make_tiled_source sets it
     src.supported = porter::path_bit(porter::path_id::staged);
     src.tma_split_rows = Box::dim(0);
   }

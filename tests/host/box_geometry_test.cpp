@@ -5,8 +5,9 @@
 //   "0 <= at[d] and at[d] + box[d] <= extent[d] for every d", computed in 64 bits, including
 //   negative coordinates, coordinates near 2^31, boxes larger than the tensor and extents above 2^31
 //   (where a box reaching past index 2^31 - 1 is not interior: the copies compute indices in int).
-// - box_chunk_bytes (32-bit) equals the widest access of the 64-bit OR of the pointer, every outer
-//   stride in bytes, the first column in bytes and the box row in bytes.
+// - box_chunk_bytes (32-bit, from the host's tiled_source::chunk_bits) equals the widest access of
+//   the 64-bit OR of the pointer, every outer stride in bytes, the first column in bytes and the box
+//   row in bytes.
 // - interior_chunk (one address per chunk) equals locate_chunk's address for every chunk of boxes
 //   that lie inside the tensor, at random shapes, strides and origins, ranks 1..5.
 // - make_tiled_source fills interior_end from the extents.
@@ -37,7 +38,7 @@ bool inside_reference(const tiled_source<Box>& s, const coord<Box::rank>& at) {
 }
 
 // A source described by hand (extents, strides and a pointer value that is never dereferenced), with
-// interior_end set the way make_tiled_source sets it.
+// interior_end and chunk_bits set the way make_tiled_source sets them.
 template <class Box>
 tiled_source<Box> fake_source(std::uintptr_t ptr, const std::int64_t* ext, const std::int64_t* str) {
   tiled_source<Box> s{};
@@ -47,6 +48,7 @@ tiled_source<Box> fake_source(std::uintptr_t ptr, const std::int64_t* ext, const
     s.stride[d] = str[d];
     s.interior_end[d] = porter::detail::interior_end_of(ext[d], Box::dim(d));
   }
+  s.chunk_bits = porter::detail::chunk_bits_of(s.ptr, str, Box::rank, int(sizeof(typename Box::element_type)));
   return s;
 }
 
@@ -185,6 +187,20 @@ TEST(BoxGeometry, MakeTiledSourceFillsInteriorEnd) {
   EXPECT_EQ(s.interior_end[1], 69u);
   const auto t = porter::make_tiled_source<box<float, 128, 32>>(data, {64, 100});
   EXPECT_EQ(t.interior_end[0], 0u) << "128 rows never fit in 64";
+}
+
+TEST(BoxGeometry, MakeTiledSourceFillsChunkBits) {
+  alignas(16) static float data[64 * 100 + 4];
+  using B = box<float, 16, 32>;
+  auto bits = [](const auto& s) { return s.chunk_bits; };
+  EXPECT_EQ(bits(porter::make_tiled_source<B>(data, {64, 100})), 0u) << "16-byte base, 400-byte rows";
+  EXPECT_EQ(bits(porter::make_tiled_source<B>(data + 1, {64, 100})), 4u) << "base 4 bytes past 16";
+  EXPECT_EQ(bits(porter::make_tiled_source<B>(data, {64, 98})), 8u) << "392-byte rows";
+  EXPECT_EQ(bits(porter::make_tiled_source<B>(data + 2, {64, 97})), 12u) << "388-byte rows, base + 8";
+  EXPECT_EQ(bits(porter::make_tiled_source<box<float, 256>>(data + 3, {6400})), 12u) << "1D: the base only";
+  // Explicit strides (elements) count, not the extents.
+  const std::int64_t ext[2] = {8, 16}, str[1] = {18};
+  EXPECT_EQ(bits(porter::make_tiled_source<box<float, 8, 16>>(data, ext, str)), 8u) << "72-byte pitch";
 }
 
 }  // namespace
