@@ -21,18 +21,14 @@ PORTER_HOST_DEVICE constexpr unsigned widest_access(std::uint64_t x) {
 }
 
 /// Widest chunk (bytes, 1..16) for copying `Box` from a tensor at `ptr` with `stride` (elements)
-/// starting at `at`: limited by the base address, each outer stride in bytes, the first column in
-/// bytes and the box row in bytes (the shared-memory side).
-/// Only the low four bits of each term decide the width, so the terms are 32-bit (their low bits
-/// are those of the 64-bit values): a handful of instructions per copy instead of a 64-bit
-/// lowest-bit sequence (this runs once per box copy in every thread of the CTA).
+/// starting at `at`: limited by the base address, each outer stride in bytes (both in
+/// tiled_source::chunk_bits, set on the host), the first column in bytes and the box row in bytes
+/// (the shared-memory side). Only the low four bits of each term decide the width, so the terms are
+/// 32-bit: one OR with the host's bits per copy (this runs once per box copy in every thread).
 template <class Box, class Src>
 PORTER_HOST_DEVICE PORTER_FORCEINLINE unsigned box_chunk_bytes(const Src& src, const coord<Box::rank>& at) {
   constexpr std::uint32_t esize = sizeof(typename Box::element_type);
-  std::uint32_t bits = std::uint32_t(reinterpret_cast<std::uintptr_t>(src.ptr)) | std::uint32_t(Box::inner_bytes % 16) |
-                       std::uint32_t(at[Box::rank - 1]) * esize;
-PORTER_UNROLL
-  for (int d = 0; d + 1 < Box::rank; ++d) bits |= std::uint32_t(src.stride[d]) * esize;
+  std::uint32_t bits = src.chunk_bits | std::uint32_t(Box::inner_bytes % 16) | std::uint32_t(at[Box::rank - 1]) * esize;
   bits &= 15u;
   return bits == 0 ? 16u : (bits & (0u - bits));
 }
@@ -101,26 +97,31 @@ PORTER_UNROLL
 }
 
 /// Global address of chunk k (W bytes) of a box at `at` that lies wholly inside the tensor
-/// (box_inside holds; k < box_chunks<Box, W>). The chunk's row is decomposed with the box's
-/// compile-time dimensions, and each outer dimension costs one 32-bit index (at[d] plus the row's
-/// index in the box) times its 64-bit stride: one product for a 2D box, and no separate box
-/// origin and row offset (the interior copies run this in every copying thread, every step).
+/// (box_inside holds; k < box_chunks<Box, W>). Inside, every index is in [0, 2^31) (interior_end
+/// stops below 2^31), so the arithmetic is unsigned with no sign extension: the chunk's row is split
+/// with the box's compile-time dimensions, each outer dimension adds one 32-bit index (at[d] plus
+/// the row's index in the box) times its 64-bit stride, and the chunk's column joins the innermost
+/// index in elements (W is a multiple of the element size), so a 2D chunk is one 32 x 64-bit
+/// multiply-add and a scaled add of the pointer (the element-wise copies run this in every copying
+/// thread, every step; the row, column and box sums are 32-bit).
 template <class Box, unsigned W, class Src>
 PORTER_HOST_DEVICE PORTER_FORCEINLINE const unsigned char* interior_chunk(const Src& src, const coord<Box::rank>& at, unsigned k) {
   constexpr int R = Box::rank;
+  constexpr unsigned esize = unsigned(sizeof(typename Box::element_type));
+  static_assert(W % esize == 0 || W < esize, "porter: a chunk is a whole number of elements");
   constexpr unsigned per_row = unsigned(Box::inner_bytes / W);
   const unsigned row = k / per_row, c = k - row * per_row;
-  std::int64_t elem = 0;
+  // The innermost index: at most at[R-1] + Box::inner - 1 < 2^31.
+  std::uint64_t elem = std::uint32_t(at[R - 1]) + c * (W / esize);
   unsigned rest = row;
 PORTER_UNROLL
   for (int d = R - 2; d >= 1; --d) {
     const unsigned bd = unsigned(Box::dim(d));
-    elem += std::int64_t(at[d] + int(rest % bd)) * src.stride[d];
+    elem += std::uint64_t(std::uint32_t(at[d]) + rest % bd) * std::uint64_t(src.stride[d]);
     rest /= bd;
   }
-  if constexpr (R >= 2) elem += std::int64_t(at[0] + int(rest)) * src.stride[0];  // row < Box::rows: no modulo
-  elem += at[R - 1];  // a row may be longer than 2^31 bytes (a 1D tensor): the inner index joins the 64-bit sum
-  return reinterpret_cast<const unsigned char*>(src.ptr) + elem * std::int64_t(sizeof(typename Box::element_type)) + c * W;
+  if constexpr (R >= 2) elem += std::uint64_t(std::uint32_t(at[0]) + rest) * std::uint64_t(src.stride[0]);  // row < Box::rows: no modulo
+  return reinterpret_cast<const unsigned char*>(src.ptr) + elem * esize;
 }
 
 /// Number of W-byte chunks in a box.

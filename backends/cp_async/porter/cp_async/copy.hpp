@@ -34,17 +34,29 @@ struct cp_async_copy {
   template <class Box>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
-    // One walker per chunk width, plus the plain-load fallback below 4 bytes; all inline (an
-    // out-of-line call costs more registers through the call ABI than the walkers do).
-    const unsigned w = detail::box_chunk_bytes<Box>(src, at);
-    if (__builtin_expect(w == 16, 1)) {
-      // A thread past the box's last 16-byte chunk has nothing to copy, and leaves before any
-      // address arithmetic: a 1 KiB box (64 chunks) in a CTA of 256 threads keeps 6 of its 8
-      // warps out of the walker (they paid the bounds test and the box origin every step before).
-      if (ctx.thread < unsigned(detail::box_chunks<Box, 16>)) walk_box<Box, 16>(dst, src, at, ctx);
-    } else {
-      narrow_box<Box>(w, dst, src, at, ctx);
+    // The common case first, with one test: 16-byte chunks (the host's chunk_bits, the first
+    // column and the box row all 16-byte aligned) of a box wholly inside the tensor (one unsigned
+    // compare per dimension against tiled_source::interior_end). It needs no bounds, no zero fill
+    // and no width ladder: per chunk one address (detail::interior_chunk: unsigned 32-bit indices,
+    // one 32 x 64-bit multiply-add for a 2D box). A thread past the box's last chunk leaves at once (a 1 KiB box of 64
+    // chunks in a CTA of 256 threads keeps 6 of its 8 warps out), and the first chunk is issued
+    // before any loop test (one chunk per thread: sgemm's 8 x 128 boxes in 256 threads).
+    // Everything else (edges, narrower chunks, the plain-load fallback below 4 bytes) goes through
+    // general_box; all inline (an out-of-line call costs more registers through the call ABI than
+    // the walkers do).
+    if constexpr (Box::inner_bytes % 16 == 0) {
+      constexpr unsigned total = unsigned(detail::box_chunks<Box, 16>);
+      if (__builtin_expect(detail::box_chunk_bytes<Box>(src, at) == 16u && detail::box_inside<Box>(src, at), 1)) {
+        unsigned k = ctx.thread;
+        if (k >= total) return;
+        unsigned char* d = reinterpret_cast<unsigned char*>(dst);
+        issue<16>(d + detail::landing_offset<Box>(k * 16), detail::interior_chunk<Box, 16>(src, at, k), 16);
+        for (k += ctx.nthreads; k < total; k += ctx.nthreads)
+          issue<16>(d + detail::landing_offset<Box>(k * 16), detail::interior_chunk<Box, 16>(src, at, k), 16);
+        return;
+      }
     }
+    general_box<Box>(dst, src, at, ctx);
   }
 
   /// Generic writes to a stage before its refill: nothing to do (cp.async writes through the generic
@@ -79,10 +91,13 @@ struct cp_async_copy {
     else ptx::cp_async_ca_4(dst, src, valid);
   }
 
+  /// Every box the fast path of copy_box does not take: the widest chunk the addresses allow, each
+  /// chunk bounds-checked and zero-filled (detail::locate_chunk), or plain loads below 4 bytes.
   template <class Box>
-  static PORTER_DEVICE void narrow_box(unsigned w, typename Box::element_type* dst, const tiled_source<Box>& src,
-                                                       const coord<Box::rank>& at, const detail::copy_context& ctx) {
-    switch (w) {
+  static PORTER_DEVICE void general_box(typename Box::element_type* dst, const tiled_source<Box>& src,
+                                        const coord<Box::rank>& at, const detail::copy_context& ctx) {
+    switch (detail::box_chunk_bytes<Box>(src, at)) {
+      case 16: walk_box<Box, 16>(dst, src, at, ctx); break;
       case 8: walk_box<Box, 8>(dst, src, at, ctx); break;
       case 4: walk_box<Box, 4>(dst, src, at, ctx); break;
       default:
@@ -98,16 +113,6 @@ struct cp_async_copy {
     if constexpr (Box::inner_bytes % W == 0) {  // other widths are never chosen: W divides the box row
       constexpr std::size_t total = detail::box_chunks<Box, W>;
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
-      if constexpr (W == 16) {
-        // Interior fast path: a box wholly inside the tensor needs no bounds and no zero fill per
-        // chunk (the common case away from the edges): one compare per dimension
-        // (tiled_source::interior_end) and one address per chunk (detail::interior_chunk).
-        if (detail::box_inside<Box>(src, at)) {
-          for (unsigned k = ctx.thread; k < unsigned(total); k += ctx.nthreads)
-            issue<W>(d + detail::landing_offset<Box>(k * W), detail::interior_chunk<Box, W>(src, at, k), W);
-          return;
-        }
-      }
       for (std::size_t k = ctx.thread; k < total; k += ctx.nthreads) {
         const detail::chunk_source cs = detail::locate_chunk<Box, W>(src, at, k);
         issue<W>(d + cs.dst_offset, cs.src, cs.valid);
