@@ -115,6 +115,7 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
   // Each thread copies one 16-byte chunk of each operand per step: row q of the K-tile, 4 columns.
   const int q = int(threadIdx.x) >> 5, col = (int(threadIdx.x) & 31) * 4;
   float acc[8][8];
+  sgemm_zero(acc);
   // Cursors, as porter's pb_sgemm keeps them (steps are issued and consumed in order): the K-tile
   // and output tile of the next step to issue and to consume, with no division per step.
   int p_kt = 0, p_t = int(blockIdx.x), p_tm = 0, p_tn = 0, c_kt = 0, c_t = int(blockIdx.x);
@@ -136,17 +137,12 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
         }
       },
       [&](int i) {
-        if (c_kt == 0) {
-#pragma unroll
-          for (int r = 0; r < 8; ++r)
-#pragma unroll
-            for (int p = 0; p < 8; ++p) acc[r][p] = 0.f;
-        }
         const float* s = ring + (i % S) * stage_floats;
         sgemm_mma(acc, s, s + bk * bm, th);
         if (c_kt == ktiles - 1) {
           const int tm = c_t / tiles_n, tn = c_t - tm * tiles_n;
           sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
+          sgemm_zero(acc);  // the next tile's accumulators (compute.cuh: sgemm_zero)
         }
         if (++c_kt == ktiles) {
           c_kt = 0;

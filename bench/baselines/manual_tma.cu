@@ -218,6 +218,7 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
   const long long tiles = static_cast<long long>((m + bm - 1) / bm) * tiles_n;
   const sgemm_thread th;
   float acc[8][8];
+  sgemm_zero(acc);
   // Cursors, as porter's pb_sgemm keeps them (steps are issued and consumed in order): the K-tile
   // and output tile of the next step to issue (leader) and to consume, with no division per step.
   int p_kt = 0, p_t = int(blockIdx.x), p_tm = 0, p_tn = 0, c_kt = 0, c_t = int(blockIdx.x);
@@ -236,17 +237,12 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
         }
       },
       [&](int, int s) {
-        if (c_kt == 0) {
-#pragma unroll
-          for (int r = 0; r < 8; ++r)
-#pragma unroll
-            for (int q = 0; q < 8; ++q) acc[r][q] = 0.f;
-        }
         const float* st = reinterpret_cast<const float*>(ring.stage(s));
         sgemm_mma(acc, st, st + bk * bm, th);
         if (c_kt == ktiles - 1) {
           const int tm = c_t / tiles_n, tn = c_t - tm * tiles_n;
           sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
+          sgemm_zero(acc);  // the next tile's accumulators (compute.cuh: sgemm_zero)
         }
         if (++c_kt == ktiles) {
           c_kt = 0;

@@ -143,6 +143,18 @@ __device__ __forceinline__ void sgemm_mma(float (&acc)[8][8], const float* sa, c
   }
 }
 
+/// Zero this thread's 8 x 8 accumulators. A kernel whose steps run across output tiles calls it once
+/// before its first step and right after each tile's sgemm_store, not at a tile's first step: there
+/// the test "first K-tile of a tile?" is in every step, and the compiler turns the 64 stores into 64
+/// selects that every step executes (ptxas on sm_90: 64 FSEL per step in a 640-instruction step).
+/// The accumulators start every tile at zero either way, so the FMAs and the results are the same.
+__device__ __forceinline__ void sgemm_zero(float (&acc)[8][8]) {
+#pragma unroll
+  for (int i = 0; i < 8; ++i)
+#pragma unroll
+    for (int j = 0; j < 8; ++j) acc[i][j] = 0.f;
+}
+
 /// Store the 8 x 8 accumulators of this thread to C[m][n] (row-major, ldc = n) for the block tile at
 /// (m0, n0); 16-byte stores where a quadrant row lies inside C (needs n % 4 == 0).
 __device__ __forceinline__ void sgemm_store(const float (&acc)[8][8], float* __restrict__ c, int m0, int n0, int m, int n,

@@ -178,22 +178,18 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
     }
   };
   int c_tl = 0, c_kt = 0;
+  sgemm_zero(acc);
   for (int i = 0; i < steps; ++i) {
     // Iteration 0 fills the ring (Stages-1 steps; Stages = 1: the step itself).
     while (issued < steps && issued < i + (i == 0 || Stages == 1 ? ahead : 0)) issue();
     auto ready = pipe.consumer_wait();
     if (Stages > 1 && issued < steps) issue();
-    if (c_kt == 0) {
-#pragma unroll
-      for (int r = 0; r < 8; ++r)
-#pragma unroll
-        for (int q = 0; q < 8; ++q) acc[r][q] = 0.f;
-    }
     sgemm_mma(acc, ready.template tile<0>().data(), ready.template tile<1>().data(), th);
     if (c_kt == ktiles - 1) {
       const int t = int(sched.tile(c_tl));
       const int tm = t / tiles_n, tn = t - tm * tiles_n;
       sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
+      sgemm_zero(acc);  // the next tile's accumulators, here and not at its first step (see sgemm_zero)
     }
     pipe.consumer_release(ready);
     if (++c_kt == ktiles) {
@@ -249,10 +245,7 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
   if constexpr (Stages > 1)
     while (issued < steps && issued < Stages - 1) issue();
   for (int tl = 0; tl < tiles; ++tl) {
-#pragma unroll
-    for (int r = 0; r < 8; ++r)
-#pragma unroll
-      for (int q = 0; q < 8; ++q) acc[r][q] = 0.f;
+    sgemm_zero(acc);
     for (int kt = 0; kt < ktiles; ++kt) {
       if constexpr (Stages == 1) issue();
       auto ready = pipe.consumer_wait();
