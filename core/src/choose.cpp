@@ -18,11 +18,13 @@ namespace {
 //                        At 4 and 8 KiB the sweep kernel's tma instantiation held 4 CTAs per SM (59
 //                        registers) against cp_async's 8 and 6, an occupancy difference of that kernel,
 //                        not a per-copy cost; with 2D boxes of 4 KiB (sgemm) and 1 KiB (smallgemm) tma
-//                        is the fastest path (1.12x and 1.47x cp_async), so 2D keeps 1 KiB.
+//                        is the fastest path (1.12x and 1.47x cp_async). The 512 B point was ahead in
+//                        all three runs (1.015, 1.171, 1.172: runs 3-5), so 2D starts at 512 B (it
+//                        was 1 KiB until 2026-12-02's session 19); below 512 B nothing was measured.
 const tma_break_even table[] = {
-    {90, 32768, 1024,
+    {90, 32768, 512,
      "porter-bench --only boxsize, H200, 2026-12-02: 1D bulk copies behind cp.async at 512 B - 16 KiB boxes (0.36x - 0.98x, "
-     "except 1.02x at 8 KiB), even from 32 KiB; 2D tensor copies ahead from 512 B at equal occupancy"},
+     "except 1.02x at 8 KiB), even from 32 KiB; 2D tensor copies ahead from 512 B (1.02x - 1.17x in three runs)"},
 };
 
 std::string bytes_str(long long b) { return std::to_string(b) + " B"; }
