@@ -26,6 +26,10 @@ using porter::box;
 using porter::coord;
 using porter::tiled_source;
 
+struct alignas(16) e16 {  // a 16-byte element
+  std::uint32_t v[4];
+};
+
 // The rule box_inside replaces, written out in 64 bits: every element inside the tensor, and every
 // index of the box inside 32 bits (the copies compute at[d] + i in int).
 template <class Box>
@@ -178,6 +182,12 @@ TEST(BoxGeometry, InteriorChunkAddressMatchesTheBoundsCheckedWalk) {
   check_interior_chunk<box<std::uint16_t, 1, 2, 3, 4, 8>, 16>(rng, 3000);
   check_interior_chunk<box<char, 4, 12>, 4>(rng, 3000);
   check_interior_chunk<box<float, 8, 6>, 8>(rng, 3000);
+  // Chunks narrower than an element (an element address aligned below its size): the store
+  // harness's 8-byte elements 4 B past a boundary, 16-byte elements 8 B past one.
+  check_interior_chunk<box<double, 3, 4, 8>, 4>(rng, 3000);
+  check_interior_chunk<box<e16, 8, 8>, 8>(rng, 3000);
+  check_interior_chunk<box<e16, 5, 3>, 4>(rng, 3000);
+  check_interior_chunk<box<std::uint16_t, 7, 10>, 1>(rng, 3000);
 }
 
 TEST(BoxGeometry, MakeTiledSourceFillsInteriorEnd) {

@@ -101,18 +101,21 @@ PORTER_UNROLL
 /// stops below 2^31), so the arithmetic is unsigned with no sign extension: the chunk's row is split
 /// with the box's compile-time dimensions, each outer dimension adds one 32-bit index (at[d] plus
 /// the row's index in the box) times its 64-bit stride, and the chunk's column joins the innermost
-/// index in elements (W is a multiple of the element size), so a 2D chunk is one 32 x 64-bit
+/// index in elements (when W is a multiple of the element size; a chunk of part of an element adds
+/// its bytes after the scaling), so a 2D chunk is one 32 x 64-bit
 /// multiply-add and a scaled add of the pointer (the element-wise copies run this in every copying
 /// thread, every step; the row, column and box sums are 32-bit).
 template <class Box, unsigned W, class Src>
 PORTER_HOST_DEVICE PORTER_FORCEINLINE const unsigned char* interior_chunk(const Src& src, const coord<Box::rank>& at, unsigned k) {
   constexpr int R = Box::rank;
   constexpr unsigned esize = unsigned(sizeof(typename Box::element_type));
-  static_assert(W % esize == 0 || W < esize, "porter: a chunk is a whole number of elements");
+  // W and the element size are powers of two: a chunk is whole elements (W >= esize) or a part
+  // of one (an 8-byte element copied in 4-byte chunks when its address is only 4-byte aligned).
+  constexpr bool whole = W >= esize;
   constexpr unsigned per_row = unsigned(Box::inner_bytes / W);
   const unsigned row = k / per_row, c = k - row * per_row;
   // The innermost index: at most at[R-1] + Box::inner - 1 < 2^31.
-  std::uint64_t elem = std::uint32_t(at[R - 1]) + c * (W / esize);
+  std::uint64_t elem = std::uint32_t(at[R - 1]) + (whole ? c * (W / esize) : 0u);
   unsigned rest = row;
 PORTER_UNROLL
   for (int d = R - 2; d >= 1; --d) {
@@ -121,7 +124,7 @@ PORTER_UNROLL
     rest /= bd;
   }
   if constexpr (R >= 2) elem += std::uint64_t(std::uint32_t(at[0]) + rest) * std::uint64_t(src.stride[0]);  // row < Box::rows: no modulo
-  return reinterpret_cast<const unsigned char*>(src.ptr) + elem * esize;
+  return reinterpret_cast<const unsigned char*>(src.ptr) + elem * esize + (whole ? 0u : c * W);
 }
 
 /// Number of W-byte chunks in a box.
