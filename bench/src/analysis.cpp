@@ -95,8 +95,8 @@ std::string why_behind_hand_written(const std::string& path) {
   // Both protocols now match the hand-written ones step for step (docs/design.md); what is left is
   // the per-copy work of the generic copy (coordinates, edge handling, width choice).
   if (path == "tma")
-    return "the protocol matches the hand-written one (thread 0 arms FULL, one CTA barrier per step); porter's copy adds "
-           "alignment and split checks per box, and per-step token bookkeeping";
+    return "the protocol matches the hand-written one (thread 0 arms FULL, one CTA barrier per step); porter's copy adds an "
+           "expect_tx per box, the alignment and split checks, and per-step token bookkeeping";
   return "the protocol matches the hand-written one (commit_group, wait_group, one CTA barrier per step); porter's copy adds "
          "per-chunk coordinate, edge and width handling that the hand-written loop, fixed to one tiling, does not need";
 }

@@ -3,7 +3,7 @@
 // porter::launch<path::automatic> and explain() call choose_path with the paths that the device,
 // the kernel binary and every tiled source of the launch allow. Among those, the capability order is
 // tma, cp_async, staged; the cost model then demotes tma for boxes below the size at which, on the
-// device, its per-copy cost (a bulk copy issued by one thread, completing through the
+// device, its per-copy cost (expect_tx + a bulk copy issued by one thread, completing through the
 // copy engine) loses to per-thread cp.async. The break-even sizes are a table per compute
 // capability (core/src/choose.cpp), each entry saying where its numbers come from: porter-bench's
 // boxsize workload (`porter-bench --only boxsize`) times the stream kernel at box sizes 512 B .. 32 KiB

@@ -19,11 +19,6 @@ struct copy_context {
   /// (porter/role_pipeline.hpp), who each arrive on the stage's barrier themselves, so no barrier
   /// among them is needed.
   bool role_producers = false;
-  /// tma: where the issuing thread adds the transaction bytes of its copies, for the protocol to
-  /// arm the stage's barrier with them once, at commit (one mbarrier.arrive.expect_tx per stage;
-  /// porter/tma/protocol.hpp). nullptr: each copy raises them itself (mbarrier.expect_tx), as a
-  /// role pipeline's producers do. Other lowerings ignore it.
-  std::uint32_t* tx_bytes = nullptr;
 };
 
 /// Unsigned integer vector of W bytes (W = 1, 2, 4, 8, 16): the register a W-byte chunk travels in.

@@ -1,8 +1,7 @@
 // porter/tma/copy.hpp — the tma lowering's copies (Hopper, sm_90+).
 //
-// 2D-5D boxes: one elected thread (thread 0) adds the box size to the stage's transaction bytes
-// (the protocol arms FULL with them at commit) and issues cp.async.bulk.tensor copies with the
-// source's tensor map; the TMA unit
+// 2D-5D boxes: one elected thread (thread 0) raises the stage's expected transaction bytes by the
+// box size and issues cp.async.bulk.tensor copies with the source's tensor map; the TMA unit
 // zero-fills elements outside the tensor. A box whose innermost coordinate is not 16-byte aligned
 // in bytes (TMA faults on those) moves with the staged lowering's thread loads instead. A box whose outermost dimension exceeds TMA's 256 is
 // issued as several copies of tma_split_rows rows each (same shared layout).
@@ -13,7 +12,7 @@
 // Every thread-load fallback calls detail::strict_fallback first: with PORTER_STRICT_PATHS=1 it
 // traps instead (porter/mechanisms.hpp tells them on the host).
 // Completion is the protocol's (porter/tma/protocol.hpp): transaction bytes on the stage's FULL
-// mbarrier, armed by the issuing thread (once per stage, at commit; role pipelines: per copy); the thread-load fallbacks end with a fence.proxy.async and
+// mbarrier, armed by the issuing thread; the thread-load fallbacks end with a fence.proxy.async and
 // a CTA barrier, so their stores are ordered before the issuing thread's arrival at commit (in a
 // role pipeline: the producer threads copy, with no barrier: each arrives on FULL itself).
 // Source: PTX ISA 8.x 9.7.9.25.4 (cp.async.bulk), 9.7.9.25.5 (cp.async.bulk.tensor); CUDA C++
@@ -81,7 +80,7 @@ struct tma_copy {
       if (!__isGridConstant(tmap))
         ptx::trap_with("tma path: the tiled_source must be a __grid_constant__ const kernel parameter, "
                        "passed by reference down to async_copy (a copy in local memory has no tensor map)");
-      expect_tx(ctx, std::uint32_t(Box::bytes));
+      ptx::mbarrier_expect_tx(ctx.barrier, std::uint32_t(Box::bytes));
       // 16-byte elements travel as pairs of 8-byte elements (no 16-byte TMA data type).
       constexpr int inner_scale = sizeof(T) == 16 ? 2 : 1;
       int c[max_rank];
@@ -101,14 +100,6 @@ struct tma_copy {
         else ptx::tensor_copy_g2s_5d(to, tmap, ctx.barrier, c[0], c[1], c[2], c[3], outer);
       }
     }
-  }
-
-  /// Account for `bytes` transaction bytes of a copy the calling (issuing) thread is about to issue
-  /// on ctx.barrier: added to *ctx.tx_bytes, which the protocol arms at commit with one
-  /// mbarrier.arrive.expect_tx, or, without it (role pipelines), raised now with mbarrier.expect_tx.
-  static PORTER_DEVICE PORTER_FORCEINLINE void expect_tx(const detail::copy_context& ctx, std::uint32_t bytes) {
-    if (ctx.tx_bytes) *ctx.tx_bytes += bytes;
-    else ptx::mbarrier_expect_tx(ctx.barrier, bytes);
   }
 
   /// Order this thread's generic shared-memory writes before later TMA (async-proxy) accesses:
@@ -134,11 +125,10 @@ struct tma_copy {
     unsigned char* d = static_cast<unsigned char*>(dst);
     const unsigned char* sp = static_cast<const unsigned char*>(src);
     if (body > 0 && ctx.thread == 0) {
-      // One bulk copy moves at most 512 KiB (and a phase's transaction count stays below 2^20
-      // bytes: a range into shared memory is far smaller, but a role pipeline raises it per copy).
+      // The transaction count of one phase stays below 2^20 bytes: issue in pieces of 512 KiB at most.
       for (std::size_t off = 0; off < body; off += (std::size_t(1) << 19)) {
         const std::size_t n = body - off < (std::size_t(1) << 19) ? body - off : (std::size_t(1) << 19);
-        expect_tx(ctx, std::uint32_t(n));
+        ptx::mbarrier_expect_tx(ctx.barrier, std::uint32_t(n));
         ptx::bulk_copy_g2s(d + head + off, sp + head + off, std::uint32_t(n), ctx.barrier);
       }
     }

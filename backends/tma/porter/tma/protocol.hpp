@@ -6,18 +6,13 @@
 //   acquire   if no CTA barrier has passed since the stage to be refilled was released, one CTA
 //             barrier (porter/detail/reuse_guard.hpp): every thread's reads of the old contents are
 //             then ordered before thread 0 issues the copy engine's writes. No mbarrier traffic.
-//   copy      thread 0 adds the bytes of the copy to the stage's transaction count (a register of
-//             its own, copy_context::tx_bytes) and issues cp.async.bulk / cp.async.bulk.tensor
-//             completing on FULL (complete_tx::bytes). Boxes TMA cannot take (inner coordinate not
-//             16-byte aligned; unaligned heads and tails of byte ranges) move with thread loads,
-//             followed by fence.proxy.async and a CTA barrier (porter/tma/copy.hpp).
-//   commit    thread 0 arms FULL and arrives on it, once: mbarrier.arrive.expect_tx with the stage's
-//             bytes. The phase completes when that arrival has happened and every expected byte has
-//             landed; a copy that lands before the arrival leaves the tx-count below zero meanwhile,
-//             which the mbarrier allows, and the pending arrival keeps the phase open. FULL never
-//             sees per-thread arrivals, and a stage costs one mbarrier operation, however many boxes
-//             it holds (an expect_tx per box cost thread 0 one shared-memory atomic per box, on the
-//             path every other warp waits for at the next CTA barrier).
+//   copy      thread 0 raises FULL's expected transaction bytes (mbarrier.expect_tx) by the bytes of
+//             the copy and issues cp.async.bulk / cp.async.bulk.tensor completing on FULL
+//             (complete_tx::bytes). Boxes TMA cannot take (inner coordinate not 16-byte aligned;
+//             unaligned heads and tails of byte ranges) move with thread loads, followed by
+//             fence.proxy.async and a CTA barrier (porter/tma/copy.hpp).
+//   commit    thread 0 arrives on FULL, once: the phase completes when that arrival has happened and
+//             every expected byte has landed. FULL never sees per-thread arrivals.
 //   wait      every thread waits for FULL's phase of this pass (mbarrier.try_wait.parity, parity =
 //             pass & 1; acquire semantics: the landed bytes are visible to the waiting thread).
 //             Debug builds give up after PORTER_DEBUG_WAIT_CYCLES and trap naming stage and pass.
@@ -25,8 +20,8 @@
 // Why a phase cannot be confused with the next one: pass n+1 of a stage is only issued after a
 // CTA barrier that every thread reached after its wait for pass n, so no thread still waits for the
 // parity of pass n when pass n+1 completes.
-// Cost per step of porter::run_pipeline (S >= 2): one copy per box and one arrive.expect_tx, all
-// by thread 0; one try_wait per thread; one CTA barrier.
+// Cost per step of porter::run_pipeline (S >= 2): one expect_tx and one copy per box and one
+// arrive, all by thread 0; one try_wait per thread; one CTA barrier.
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier: phases, arrival count, tx-count), 9.7.9.25.4/5 (bulk
 // copies); CUTLASS sm90_pipeline.hpp (PipelineTmaAsync: producer arms FULL with expect_tx).
 #pragma once
@@ -81,16 +76,9 @@ class tma_protocol {
   PORTER_DEVICE PORTER_FORCEINLINE void copy_bytes(unsigned stage, void* dst, const void* src, std::size_t bytes) {
     tma_copy::copy_bytes(dst, src, bytes, ctx(stage));
   }
-  /// Thread 0's one arrival on FULL, with the stage's transaction bytes: the stage's copies are all
-  /// issued. Collective.
+  /// Thread 0's one arrival on FULL: the stage's copies are all issued. Collective.
   PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) {
-    if (thread_ == 0) {
-#if PORTER_DEBUG
-      if (tx_ >= (1u << 20)) detail::trap_stage("producer_commit: a stage of 2^20 bytes or more (the mbarrier tx-count limit)", stage, 0);
-#endif
-      ptx::mbarrier_arrive_expect_tx(full_ + stage, tx_);
-      tx_ = 0;
-    }
+    if (thread_ == 0) ptx::mbarrier_arrive(full_ + stage);
   }
   /// Wait for FULL's phase of pass `pass`. Collective.
   PORTER_DEVICE PORTER_FORCEINLINE void wait(unsigned stage, unsigned pass, unsigned /*pending_after*/) {
@@ -112,15 +100,14 @@ class tma_protocol {
   PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned /*stage*/, unsigned /*pass*/) { guard_.on_release(); }
 
  private:
-  PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx(unsigned stage) {
-    return detail::copy_context{full_ + stage, thread_, nthreads_, false, &tx_};
+  PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx(unsigned stage) const {
+    return detail::copy_context{full_ + stage, thread_, nthreads_};
   }
 #endif  // __CUDACC__
 
   std::uint64_t* full_ = nullptr;
   detail::reuse_guard<Ring::stages> guard_{};
   unsigned thread_ = 0, nthreads_ = 0;
-  std::uint32_t tx_ = 0;  ///< thread 0: transaction bytes of the stage being filled (armed at commit)
 };
 
 }  // namespace porter::backend

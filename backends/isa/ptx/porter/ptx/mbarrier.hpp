@@ -49,21 +49,6 @@ PORTER_DEVICE PORTER_FORCEINLINE void mbarrier_arrive(std::uint64_t* bar) {
 #endif
 }
 
-/// mbarrier.arrive.expect_tx.shared::cta.b64 state, [bar], tx_bytes;   (PTX 9.7.13.15.13, sm_90)
-/// An expect-tx of tx_bytes (< 2^20), then an arrive-on with release semantics at CTA scope.
-/// The copies it accounts for may have been issued, and may even have completed, before it: the
-/// phase cannot complete while this arrival is pending, and the tx-count may pass below zero in
-/// between (its range is -(2^20 - 1) .. 2^20 - 1; PTX 9.7.13.15.1, contents of the mbarrier).
-PORTER_DEVICE PORTER_FORCEINLINE void mbarrier_arrive_expect_tx(std::uint64_t* bar, std::uint32_t tx_bytes) {
-#if PORTER_ARCH_HAS_TMA
-  asm volatile("{\n\t.reg .b64 state;\n\tmbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n\t}" ::"r"(smem_addr(bar)),
-               "r"(tx_bytes)
-               : "memory");
-#else
-  trap_with("mbarrier.arrive.expect_tx needs sm_90 or newer");
-#endif
-}
-
 /// mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [bar], tx_bytes;   (PTX 9.7.13.15.11, sm_90)
 /// Raises the current phase's expected transaction count by tx_bytes (< 2^20).
 PORTER_DEVICE PORTER_FORCEINLINE void mbarrier_expect_tx(std::uint64_t* bar, std::uint32_t tx_bytes) {
