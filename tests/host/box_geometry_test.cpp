@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include "porter/destination.hpp"
 #include "porter/detail/box_geometry.hpp"
 #include "porter/source.hpp"
 
@@ -211,6 +212,9 @@ TEST(BoxGeometry, MakeTiledSourceFillsChunkBits) {
   // Explicit strides (elements) count, not the extents.
   const std::int64_t ext[2] = {8, 16}, str[1] = {18};
   EXPECT_EQ(bits(porter::make_tiled_source<box<float, 8, 16>>(data, ext, str)), 8u) << "72-byte pitch";
+  // Destinations come from the same builder (the stores pick their chunk width from it too).
+  EXPECT_EQ(bits(porter::make_tiled_destination<box<float, 8, 16>>(data + 1, ext, str)), 12u) << "base + 4, 72-byte pitch";
+  EXPECT_EQ(bits(porter::make_tiled_destination<box<float, 16, 32>>(data, {64, 100})), 0u);
 }
 
 }  // namespace
