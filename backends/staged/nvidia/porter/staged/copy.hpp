@@ -27,6 +27,16 @@
 
 namespace porter::backend {
 
+namespace detail_staged {
+/// The chunks one thread of a 256-thread CTA has of `total` (ceil(total / 256)), at most `cap`:
+/// the register budget of the staged copy's batches and deferred chunks, both sized for 256
+/// threads (a larger count kept that many chunk registers live across the kernels' loops).
+constexpr int chunks_per_thread_of_256(std::size_t total, int cap) {
+  const std::size_t n = (total + 255) / 256;
+  return n < std::size_t(cap) ? int(n) : cap;
+}
+}  // namespace detail_staged
+
 /// The staged copies (NVIDIA flavour). Same operation set as backends/staged/amd/porter/staged/copy.hpp.
 struct staged_copy {
   /// 16-byte chunks per thread the staged protocol may keep in registers for buffer `Box`. Sized
@@ -36,9 +46,7 @@ struct staged_copy {
   /// 128 x 128 sgemm with two 4 KiB boxes per stage went from 40 to 136 bytes of spills).
   template <class Box>
   static constexpr int deferred_chunks =
-      (Box::inner_bytes % 16 != 0 || Box::bytes < 8192) ? 0
-      : (detail::box_chunks<Box, 16> + 255) / 256 > 4   ? 4
-                                                        : int((detail::box_chunks<Box, 16> + 255) / 256);
+      (Box::inner_bytes % 16 != 0 || Box::bytes < 8192) ? 0 : detail_staged::chunks_per_thread_of_256(detail::box_chunks<Box, 16>, 4);
 
 #if PORTER_GPU_COMPILER
   /// Copy the box of `src` whose first element is at `at` into `dst` (dense box layout, 128-byte
@@ -177,7 +185,7 @@ struct staged_copy {
         // with Batch 4 for a box of one chunk per thread, ptxas kept four chunk addresses live
         // across the kernel's loop (sm_90, the cutlass port on staged: 128 -> 187 registers, one
         // CTA per SM instead of two, 1.48x slower on the H200).
-        constexpr int IB = int((total + 255) / 256) < Batch ? int((total + 255) / 256) : Batch;
+        constexpr int IB = detail_staged::chunks_per_thread_of_256(total, Batch);
         if (detail::box_inside<Box>(src, at)) {
           for (unsigned k0 = ctx.thread + unsigned(skip); k0 < unsigned(total); k0 += unsigned(IB) * ctx.nthreads) {
             V r[IB];
