@@ -144,9 +144,10 @@ void box_copy(one_copy& k, const source_desc& d, const int* at, path_id p) {
     k.add(mechanism::tma_tensor, box_bytes);
     return;
   }
-  // cp_async: detail::box_chunk_bytes, written for a source_desc.
-  std::uint64_t bits = addr | std::uint64_t(std::int64_t(d.box[R - 1]) * es) | (std::uint64_t(std::int64_t(at[R - 1])) * std::uint64_t(es));
-  for (int i = 0; i + 1 < R; ++i) bits |= std::uint64_t(d.stride[i]) * std::uint64_t(es);
+  // cp_async: detail::box_chunk_bytes, written for a source_desc (the pointer and stride bits are
+  // the host's tiled_source::chunk_bits).
+  const std::uint64_t bits = detail::chunk_bits_of(d.ptr, d.stride, R, d.elem_bytes) | std::uint64_t(std::int64_t(d.box[R - 1]) * es) |
+                             (std::uint64_t(std::int64_t(at[R - 1])) * std::uint64_t(es));
   const unsigned w = detail::widest_access(bits);
   if (w >= 4) {
     k.add(w == 16 ? mechanism::cp_async_16 : w == 8 ? mechanism::cp_async_8 : mechanism::cp_async_4, box_bytes);

@@ -82,8 +82,9 @@ support_report validate_source(const source_desc& d) {
   const std::uint64_t es = std::uint64_t(d.elem_bytes);
   const std::uint64_t addr = reinterpret_cast<std::uintptr_t>(d.ptr);
   const std::uint64_t inner_box_bytes = std::uint64_t(d.box[d.rank - 1]) * es;
-  std::uint64_t bits = addr | inner_box_bytes;
-  for (int i = 0; i + 1 < d.rank; ++i) bits |= std::uint64_t(d.stride[i]) * es;
+  // The widest chunk the layout allows: the copies' chunk_bits with the box row (only the low four
+  // bits decide it, and widest_access caps at 16).
+  const std::uint64_t bits = detail::chunk_bits_of(d.ptr, d.stride, d.rank, d.elem_bytes) | inner_box_bytes;
   const rules::layout l{d, es, addr, inner_box_bytes, detail::widest_access(bits)};
   const rules::lowering_rules* const* all = rules::all_rules();
   for (int i = 0; i < path_count; ++i) all[i]->check(l, r);
