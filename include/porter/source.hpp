@@ -111,7 +111,8 @@ struct alignas(128) tiled_source {
   /// make_tiled_source: detail::chunk_bits_of). The element-wise copies' chunk width for a box at
   /// `at` is the lowest set bit of chunk_bits | the box's first column in bytes | the box row in
   /// bytes, capped at 16 (detail::box_chunk_bytes): one OR per copy instead of reading the pointer
-  /// and every stride.
+  /// and every stride. Source: PTX ISA 9.7.9.25.3 (cp.async: both addresses aligned to the copy
+  /// size, 4, 8 or 16 bytes).
   std::uint32_t chunk_bits;
 
   /// True when the path may read this source (layout rules and the device it was built for).
