@@ -22,8 +22,10 @@ namespace porter {
 /// Copy the box of `src` whose first element is at `at` (elements, outermost first; may be negative
 /// or run past the tensor: those elements read as zero) into buffer I of an acquired stage.
 /// The destination holds Box densely, row-major, 128-byte aligned. Collective.
-/// Errors: on path tma with a source that does not allow tma, the kernel traps with a message
-/// (porter::launch refuses such a launch on the host first).
+/// Errors: on path tma a source that does not allow tma is refused by porter::launch on the host.
+/// A launch that bypasses it traps with porter's message in PORTER_DEBUG=1 builds; release builds
+/// do not test it in device code, and a 2D-5D box then fails the launch with
+/// cudaErrorIllegalInstruction (the all-zero tensor map; porter/tma/copy.hpp).
 template <class Pipe, int I, class Box>
 PORTER_DEVICE PORTER_FORCEINLINE void async_copy(stage_buffer<Pipe, I> dst, const tiled_source<Box>& src, const coord<Box::rank>& at) {
   static_assert(std::is_same_v<typename stage_buffer<Pipe, I>::box_type, Box>,

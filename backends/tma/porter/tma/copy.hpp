@@ -35,17 +35,24 @@ namespace porter::backend {
 struct tma_copy {
 #if defined(__CUDACC__)
   /// Copy the box of `src` at `at` into `dst` (dense box layout, 128-byte aligned shared memory).
-  /// Elements outside the tensor read as zero. Traps unless src.supports(path_id::tma) (porter::launch
-  /// refuses such a source on the host first; this catches a launch that bypassed it) and, for
-  /// rank >= 2, `src` is a __grid_constant__ kernel parameter. Called by every thread of the copying
-  /// set (the CTA, or a role pipeline's producers); completes on ctx.barrier.
+  /// Elements outside the tensor read as zero. Precondition: src.supports(path_id::tma), which
+  /// porter::launch checks on the host. A launch that bypasses it with a source tma refuses:
+  /// PORTER_DEBUG=1 builds trap with porter's message; release builds do not test it in device code
+  /// (it cost up to 7% of a GEMM's time, see below): a 2D-5D box copied with the source's all-zero
+  /// tensor map makes the launch fail with cudaErrorIllegalInstruction (measured on an H200:
+  /// tests/device/test_trap.cu), and a 1D box, which needs no tensor map, is still copied correctly
+  /// (bulk copy and thread loads). For rank >= 2, `src` must be a __grid_constant__ kernel
+  /// parameter (traps otherwise). Called by every thread of the copying set (the CTA, or a role
+  /// pipeline's producers); completes on ctx.barrier.
   template <class Box>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
     using T = typename Box::element_type;
     constexpr int R = Box::rank;
     if constexpr (R == 1) {
+#if PORTER_DEBUG
       if (!src.supports(path_id::tma)) unsupported_source();
+#endif
       // Elements [lo, hi) of the box lie inside the tensor; the rest are zero.
       constexpr std::int64_t B = Box::dim(0);
       std::int64_t lo = -std::int64_t(at[0]), hi = src.extent[0] - std::int64_t(at[0]);
@@ -60,22 +67,26 @@ struct tma_copy {
       // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary (the hardware
       // raises an illegal-instruction error otherwise); such boxes move with thread loads.
       if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0) {
+#if PORTER_DEBUG
         if (!src.supports(path_id::tma)) unsupported_source();
+#endif
         detail::strict_fallback("strict paths: tma box at an innermost coordinate that is not a multiple of 16 B would move with thread loads", ctx.thread);
         staged_copy::copy_box<Box, 1>(dst, src, at, ctx);
         after_thread_stores(ctx);
         return;
       }
-      if (ctx.thread != 0) return;
-      // Only the issuing thread tests the source, with a predicated trap (no branch, no message
-      // in release builds; PORTER_DEBUG=1 prints it): a test in every thread cost each warp
-      // 4 instructions per box per step, and a branch to a trapping block here would make the
-      // compiler treat the ring's counters as divergent (sm_90 SASS; porter/ptx/common.hpp).
 #if PORTER_DEBUG
       if (!src.supports(path_id::tma)) unsupported_source();
-#else
-      ptx::trap_unless(src.supports(path_id::tma));
 #endif
+      // Release builds do not test src.supports(tma) in device code (see the function comment):
+      // every form of the test cost the loop that issues the copies. sgemm 8192^3 on the H200,
+      // porter/tma S = 2 (bench/results/h200-2026-12-02-session20/NOTES.md, two runs each):
+      //   a predicated trap in thread 0 (ptxas turns `@p trap` into a branch to BPT.TRAP, and the
+      //   ring's counters and stage addresses then leave uniform registers)   28.06 ms
+      //   the test with porter's message in every thread (a printf call)      28.07 ms
+      //   a predicated trap in every thread                                  26.79 ms
+      //   no test                                                            26.14 ms (hand-written: 25.57)
+      if (ctx.thread != 0) return;
       const void* tmap = src.tensor_map;
       if (!__isGridConstant(tmap))
         ptx::trap_with("tma path: the tiled_source must be a __grid_constant__ const kernel parameter, "
@@ -139,7 +150,7 @@ struct tma_copy {
   }
 
  private:
-  /// Trap with porter's message: the source does not allow tma (every thread; a cold path).
+  /// Trap with porter's message: the source does not allow tma (PORTER_DEBUG builds; every thread).
   [[noreturn]] static PORTER_DEVICE void unsupported_source() {
     detail::trap("async_copy on path tma: this source does not allow tma (see porter::explain on the host)");
     __builtin_unreachable();

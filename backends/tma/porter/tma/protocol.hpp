@@ -64,8 +64,8 @@ class tma_protocol {
   }
   /// Make stage `stage` of pass `pass` writable. Collective.
   PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { guard_.before_acquire(stage, pass); }
-  /// Copy a box into buffer I of `stage`. Collective. Traps when the source does not allow tma
-  /// (tma_copy::copy_box).
+  /// Copy a box into buffer I of `stage`. Collective. The source must allow tma (tma_copy::copy_box
+  /// says what happens when a launch bypassed porter::launch's check).
   template <int I, class Box>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                  const coord<Box::rank>& at) {

@@ -56,8 +56,8 @@ class tma_role_protocol {
   }
   /// Producers: make stage `stage` of pass `pass` writable.
   PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { ring_.producer_acquire(stage, pass); }
-  /// Producers: copy a box into buffer I of `stage`. Traps when the source does not allow tma
-  /// (tma_copy::copy_box).
+  /// Producers: copy a box into buffer I of `stage`. The source must allow tma (tma_copy::copy_box
+  /// says what happens when a launch bypassed porter::launch's check).
   template <int I, class Box>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                  const coord<Box::rank>& at) {

@@ -21,15 +21,6 @@ PORTER_DEVICE PORTER_FORCEINLINE std::uint32_t smem_addr(const void* p) {
 /// Device stub for an instruction the compile target lacks: print and trap.
 PORTER_DEVICE inline void trap_with(const char* msg) { detail::trap(msg); }
 
-/// `@p trap` with p = !ok: ends the kernel when `ok` is false (PTX ISA 9.7.19.8, trap). No message.
-/// The compiler's control-flow graph gets no branch (ptxas still emits a predicated branch over
-/// BPT.TRAP, after it has allocated registers): for a check in a divergent region of a loop, where
-/// a C++ branch to a trapping block made the compiler treat the rest of the loop as divergent and
-/// move the loop's counters out of uniform registers (sm_90 SASS). `volatile` with a memory
-/// clobber keeps it before the copies it guards.
-PORTER_DEVICE PORTER_FORCEINLINE void trap_unless(bool ok) {
-  asm volatile("{\n\t.reg .pred p;\n\tsetp.eq.u32 p, %0, 0;\n\t@p trap;\n\t}" ::"r"(unsigned(ok)) : "memory");
-}
 #endif
 
 }  // namespace porter::ptx
