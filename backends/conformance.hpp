@@ -44,6 +44,20 @@
 // `noexcept`, a protocol without `release`) fails with a sentence naming the operation; the
 // compiler's instantiation note names the lowering.
 //
+// The fragment loads (shared memory -> registers, porter/fragment.hpp) have one flavour per vendor
+// (backends/fragments/{nvidia,amd}/porter/fragments/load.hpp, both porter::backend::fragment_loads)
+// and the same rule:
+//
+//   static_assert(porter::backend::check_fragment_conformance<porter::backend::fragment_loads>());
+//
+// F conforms when it is an empty, trivially default-constructible struct with
+//   static constexpr const char* instruction   (the instruction in words)
+//   template <int N, bool Trans, class At> static void load(std::uint32_t (&r)[N], const At& at)
+//       for N = 1, 2, 4 and Trans = false, true, `at` being any callable (int m, int row, int col)
+//       -> const unsigned char*
+// and, in CUDA builds, static std::uint32_t shared_address(const void* p) (what a wgmma matrix
+// descriptor holds; sm_90 has wgmma, the AMD flavour has no such consumer).
+//
 // Device compilers only (nvcc, hipcc): lowering operations exist only where __device__ is understood.
 #pragma once
 #include <cstddef>
@@ -238,6 +252,27 @@ constexpr bool protocol_matches_all() {
          protocol_matches<L, stage_ring<3, box<porter::detail::vec_t<16>, 8, 8>, box<float, 8, 128>>>();
 }
 
+// ---- the fragment loads ---------------------------------------------------------------------------------
+/// A stand-in for porter/fragment.hpp's addressing function: (matrix, row, col) -> address.
+struct fragment_at_probe {
+  const unsigned char* operator()(int, int, int) const;
+};
+template <int N> using fragment_load_signature = void (*)(std::uint32_t (&)[N], const fragment_at_probe&);
+
+template <class F, int N, bool Trans, class = void> struct fragment_load_of { using type = void; };
+template <class F, int N, bool Trans>
+struct fragment_load_of<F, N, Trans, std::void_t<decltype(&F::template load<N, Trans, fragment_at_probe>)>> {
+  using type = decltype(&F::template load<N, Trans, fragment_at_probe>);
+};
+template <class F, int N>
+inline constexpr bool fragment_load_matches = std::is_same_v<typename fragment_load_of<F, N, false>::type, fragment_load_signature<N>> &&
+                                              std::is_same_v<typename fragment_load_of<F, N, true>::type, fragment_load_signature<N>>;
+
+template <class F, class = void> struct fragment_instruction_of { using type = void; };
+template <class F> struct fragment_instruction_of<F, std::void_t<decltype(&F::instruction)>> { using type = decltype(&F::instruction); };
+template <class F, class = void> struct shared_address_of { using type = void; };
+template <class F> struct shared_address_of<F, std::void_t<decltype(&F::shared_address)>> { using type = decltype(&F::shared_address); };
+
 }  // namespace conformance_detail
 
 /// True when lowering L conforms (see the file comment); otherwise compilation fails with a sentence.
@@ -279,6 +314,26 @@ constexpr bool check_conformance() {
                 "porter lowering conformance: template <class Ring, class Roles> role_protocol must have the protocol's "
                 "operations (init, acquire, copy_box, copy_bytes, commit, wait, release, stages), commit_written(unsigned "
                 "stage, unsigned pass), enter_role(bool producer) and sync_role(bool producer) (porter/role_pipeline.hpp).");
+#endif
+  return true;
+}
+
+/// True when fragment-load flavour F conforms (see the file comment); otherwise compilation fails
+/// with a sentence. Use as `static_assert(porter::backend::check_fragment_conformance<F>());`.
+template <class F>
+constexpr bool check_fragment_conformance() {
+  namespace cd = conformance_detail;
+  static_assert(std::is_class_v<F> && std::is_empty_v<F> && std::is_trivially_default_constructible_v<F>,
+                "porter fragment conformance: fragment_loads is an empty, trivially constructible struct.");
+  static_assert(std::is_same_v<typename cd::fragment_instruction_of<F>::type, const char* const*>,
+                "porter fragment conformance: fragment_loads must have static constexpr const char* instruction (the "
+                "instruction in words).");
+  static_assert(cd::fragment_load_matches<F, 1> && cd::fragment_load_matches<F, 2> && cd::fragment_load_matches<F, 4>,
+                "porter fragment conformance: load must be: template <int N, bool Trans, class At> static void load(std::uint32_t "
+                "(&r)[N], const At& at), for N = 1, 2, 4 and Trans = false, true.");
+#if !PORTER_HIP  // the wgmma descriptor's address: NVIDIA only
+  static_assert(std::is_same_v<typename cd::shared_address_of<F>::type, std::uint32_t (*)(const void*)>,
+                "porter fragment conformance: the NVIDIA flavour must have static std::uint32_t shared_address(const void* p).");
 #endif
   return true;
 }
