@@ -58,6 +58,12 @@
 // and, in CUDA builds, static std::uint32_t shared_address(const void* p) (what a wgmma matrix
 // descriptor holds; sm_90 has wgmma, the AMD flavour has no such consumer).
 //
+// The grid control (clusters and dependent launch, porter/cluster.hpp) likewise:
+// check_grid_conformance<porter::backend::grid_control>() requires an empty struct with
+// static constexpr const char* instructions, static unsigned cluster_rank() and cluster_size(), and
+// static void cluster_sync(), wait_prior_grid() and launch_dependents()
+// (backends/grid/{nvidia,amd}/porter/grid/control.hpp).
+//
 // Device compilers only (nvcc, hipcc): lowering operations exist only where __device__ is understood.
 #pragma once
 #include <cstddef>
@@ -273,6 +279,22 @@ template <class F> struct fragment_instruction_of<F, std::void_t<decltype(&F::in
 template <class F, class = void> struct shared_address_of { using type = void; };
 template <class F> struct shared_address_of<F, std::void_t<decltype(&F::shared_address)>> { using type = decltype(&F::shared_address); };
 
+// ---- the grid control ------------------------------------------------------------------------------------
+template <class G, class = void> struct grid_instructions_of { using type = void; };
+template <class G> struct grid_instructions_of<G, std::void_t<decltype(&G::instructions)>> { using type = decltype(&G::instructions); };
+template <class G, class = void> struct cluster_rank_of { using type = void; };
+template <class G> struct cluster_rank_of<G, std::void_t<decltype(&G::cluster_rank)>> { using type = decltype(&G::cluster_rank); };
+template <class G, class = void> struct cluster_size_of { using type = void; };
+template <class G> struct cluster_size_of<G, std::void_t<decltype(&G::cluster_size)>> { using type = decltype(&G::cluster_size); };
+template <class G, class = void> struct cluster_sync_of { using type = void; };
+template <class G> struct cluster_sync_of<G, std::void_t<decltype(&G::cluster_sync)>> { using type = decltype(&G::cluster_sync); };
+template <class G, class = void> struct wait_prior_grid_of { using type = void; };
+template <class G> struct wait_prior_grid_of<G, std::void_t<decltype(&G::wait_prior_grid)>> { using type = decltype(&G::wait_prior_grid); };
+template <class G, class = void> struct launch_dependents_of { using type = void; };
+template <class G> struct launch_dependents_of<G, std::void_t<decltype(&G::launch_dependents)>> {
+  using type = decltype(&G::launch_dependents);
+};
+
 }  // namespace conformance_detail
 
 /// True when lowering L conforms (see the file comment); otherwise compilation fails with a sentence.
@@ -335,6 +357,27 @@ constexpr bool check_fragment_conformance() {
   static_assert(std::is_same_v<typename cd::shared_address_of<F>::type, std::uint32_t (*)(const void*)>,
                 "porter fragment conformance: the NVIDIA flavour must have static std::uint32_t shared_address(const void* p).");
 #endif
+  return true;
+}
+
+/// True when grid-control flavour G conforms (see the file comment); otherwise compilation fails
+/// with a sentence. Use as `static_assert(porter::backend::check_grid_conformance<G>());`.
+template <class G>
+constexpr bool check_grid_conformance() {
+  namespace cd = conformance_detail;
+  static_assert(std::is_class_v<G> && std::is_empty_v<G> && std::is_trivially_default_constructible_v<G>,
+                "porter grid conformance: grid_control is an empty, trivially constructible struct.");
+  static_assert(std::is_same_v<typename cd::grid_instructions_of<G>::type, const char* const*>,
+                "porter grid conformance: grid_control must have static constexpr const char* instructions (the "
+                "instructions in words).");
+  static_assert(std::is_same_v<typename cd::cluster_rank_of<G>::type, unsigned (*)()> &&
+                    std::is_same_v<typename cd::cluster_size_of<G>::type, unsigned (*)()>,
+                "porter grid conformance: cluster_rank and cluster_size must be: static unsigned cluster_rank(), static "
+                "unsigned cluster_size().");
+  static_assert(std::is_same_v<typename cd::cluster_sync_of<G>::type, void (*)()> &&
+                    std::is_same_v<typename cd::wait_prior_grid_of<G>::type, void (*)()> &&
+                    std::is_same_v<typename cd::launch_dependents_of<G>::type, void (*)()>,
+                "porter grid conformance: cluster_sync, wait_prior_grid and launch_dependents must be: static void f().");
   return true;
 }
 

@@ -18,6 +18,7 @@ namespace {
 static_assert(PORTER_HIP, "tests/hip is built by hipcc");
 static_assert(porter::backend::check_conformance<porter::backend::staged>(), "the staged lowering's AMD flavour conforms");
 static_assert(porter::backend::check_fragment_conformance<porter::backend::fragment_loads>(), "the AMD fragment loads conform");
+static_assert(porter::backend::check_grid_conformance<porter::backend::grid_control>(), "the AMD grid control conforms");
 
 using box24k = porter::box<float, 24, 256>;  // 24 KiB
 using three_stages = porter::pipeline<porter::path::staged, 3, box24k>;

@@ -1,17 +1,19 @@
 // tests/lowering/conformance_test.cu — every lowering of the NVIDIA registry passes
 // porter::backend::check_conformance (copies and protocol) in every compile pass, and the NVIDIA
-// fragment loads pass porter::backend::check_fragment_conformance.
+// fragment loads and grid control pass check_fragment_conformance and check_grid_conformance.
 //
 // The checks are static_asserts: if this file compiles for every target in PORTER_CUDA_ARCHITECTURES,
 // the lowerings mirror each other. The run-time tests below say which lowering owns which path tag
 // and how it completes. A drifted lowering is rejected by tests/fail/backend_drift.cu and
-// tests/fail/protocol_drift.cu, drifted fragment loads by tests/fail/fragment_drift.cu.
+// tests/fail/protocol_drift.cu, drifted fragment loads by tests/fail/fragment_drift.cu and a drifted
+// grid control by tests/fail/grid_drift.cu.
 #include <type_traits>
 
 #include <gtest/gtest.h>
 
 #include "backends/conformance.hpp"
 #include "porter/fragments/load.hpp"
+#include "porter/grid/control.hpp"
 #include "porter/lowerings.hpp"
 #include "porter/pipeline.hpp"
 
@@ -23,6 +25,7 @@ constexpr bool all_conform(porter::lowerings::list<L...>) {
 }
 static_assert(all_conform(porter::lowerings::all{}), "every lowering of the registry conforms");
 static_assert(porter::backend::check_fragment_conformance<porter::backend::fragment_loads>(), "the NVIDIA fragment loads conform");
+static_assert(porter::backend::check_grid_conformance<porter::backend::grid_control>(), "the NVIDIA grid control conforms");
 
 TEST(LoweringConformance, TheRegistryListsOneLoweringPerPathTag) {
   EXPECT_TRUE((std::is_same_v<porter::lowering_for<porter::path::tma>, porter::backend::tma>));
