@@ -59,6 +59,28 @@ inline constexpr stage_written_t stage_written{};
 struct defer_init_t {};
 inline constexpr defer_init_t defer_init{};
 
+/// Tag: the CTA has exactly N threads (blockDim.x * y * z), fixed at compile time. Construct a
+/// pipeline with it (`porter::pipeline<...> pipe(smem, porter::cta_threads<256>);`) when the kernel
+/// is only ever launched with N threads, as a hand-written kernel that gives each thread its chunk
+/// assumes. The copies then know the copying set's size: "does this thread have a chunk of the
+/// box, and a second one?" folds at compile time (a 128 x 8 fp32 box in 256 threads: one chunk
+/// each, no test; H200 sgemm 8192^3 on cp_async: 29.38 -> 28.11 ms).
+/// Checked once, at init, in every build: a CTA of another size traps with "porter::pipeline:
+/// constructed with porter::cta_threads<N>, but the CTA does not have N threads" (the launch then
+/// fails). The cost, measured on the H200: nvcc loads no tensor of such a kernel through the
+/// read-only path (ld.global.nc) any more (the trap's printf and the compiler hint that the rank is
+/// below N each do that), so the staged path's thread loads lose it: staged sgemm 1.0-1.7% slower,
+/// staged stream 0.6% faster; tma and cp_async do not load with thread loads (sgemm tma within
+/// +-0.7%). Without the tag porter reads blockDim and any CTA shape works. N in 1..1024.
+template <unsigned N>
+struct cta_threads_t {
+  static_assert(N >= 1 && N <= 1024, "porter::cta_threads<N>: a CTA has 1 to 1024 threads.");
+  static constexpr unsigned value = N;
+};
+/// porter::cta_threads<N>: see cta_threads_t.
+template <unsigned N>
+inline constexpr cta_threads_t<N> cta_threads{};
+
 template <class Pipe> class producer_slot;
 template <class Pipe> class consumer_stage;
 
@@ -141,7 +163,7 @@ class consumer_stage {
 /// Shared memory: construct over at least `shared_bytes` bytes of (dynamic) shared memory; pass
 /// shared_bytes as the launch's dynamic shared memory (the same for every path). All threads of the
 /// CTA must construct it and take part in every call. Threads: any CTA shape; blockDim is read at
-/// construction. Any base works: the ring aligns itself (ring::alignment, 128 B unswizzled) from the
+/// construction (or fixed at compile time with porter::cta_threads<N>). Any base works: the ring aligns itself (ring::alignment, 128 B unswizzled) from the
 /// base's shared-window offset. Declare the array `extern __shared__ __align__(128) unsigned char
 /// smem[];` (or the ring's alignment) and that pad folds to zero at compile time: in a K-loop it
 /// was recomputed every step (H200, sm_90: smallgemm tma 3.34 -> 3.04 ms with the declaration).
@@ -172,6 +194,11 @@ class pipeline {
   /// Construct and initialise (collective: every thread; ends with a CTA barrier).
   PORTER_DEVICE explicit pipeline(void* smem) : pipeline(smem, defer_init) { init(); }
 
+  /// As pipeline(smem), for a CTA of exactly N threads known at compile time (porter::cta_threads<N>;
+  /// traps at init on a CTA of another size).
+  template <unsigned N>
+  PORTER_DEVICE pipeline(void* smem, cta_threads_t<N> n) : pipeline(smem, defer_init) { init(n); }
+
   /// Construct without initialising the barriers; call init() collectively before any other call.
   PORTER_DEVICE pipeline(void* smem, defer_init_t) {
     // Align up by adding bytes to the pointer (not by rebuilding it from an integer), so the
@@ -182,12 +209,17 @@ class pipeline {
 
   /// Initialise the protocol's barriers (collective; ends with a CTA barrier). Traps on a compile
   /// target that lacks the path's instructions.
-  PORTER_DEVICE void init() {
-    proto_.init(base_, detail::thread_rank(), detail::cta_size());
-    __syncthreads();
-#if PORTER_DEBUG
-    initialised_ = true;
-#endif
+  PORTER_DEVICE void init() { init_for(detail::thread_rank(), detail::cta_size()); }
+
+  /// As init(), for a CTA of exactly N threads (porter::cta_threads<N>). Traps with porter's
+  /// message when the CTA has another number of threads (one test per kernel, release builds too).
+  template <unsigned N>
+  PORTER_DEVICE void init(cta_threads_t<N>) {
+    if (detail::cta_size() != N)
+      detail::trap("porter::pipeline: constructed with porter::cta_threads<N>, but the CTA does not have N threads (blockDim.x * y * z)");
+    const unsigned t = detail::thread_rank();
+    __builtin_assume(t < N);  // a rank is below the CTA size: with N constant, the copies' per-thread chunk tests fold
+    init_for(t, N);
   }
 
   /// The next stage, writable; returns its token. Collective.
@@ -253,6 +285,14 @@ class pipeline {
   PORTER_DEVICE protocol_type& protocol() { return proto_; }
 
  private:
+  PORTER_DEVICE void init_for(unsigned thread, unsigned nthreads) {
+    proto_.init(base_, thread, nthreads);
+    __syncthreads();
+#if PORTER_DEBUG
+    initialised_ = true;
+#endif
+  }
+
   PORTER_DEVICE unsigned char* stage_data(unsigned s) const { return base_ + ring::stage_offset(int(s)); }
 
   PORTER_DEVICE PORTER_FORCEINLINE void check_init() const {

@@ -115,8 +115,9 @@ __device__ void store_view(unsigned char* dst, porter::tile_view<Box> tile) {
 /// the producer keeping up to `ahead` (1..S) steps in flight; stages prefilled when `prefill`.
 /// (One call site of async_copy: the kernel stays small.)
 /// The pipeline is built `Shift` bytes past the dynamic shared memory base (the ring must align
-/// itself, to its swizzle atom too, whatever the base).
-template <class Path, int S, class Box, int Shift = 0>
+/// itself, to its swizzle atom too, whatever the base). CtaThreads > 0: built with
+/// porter::cta_threads<CtaThreads> (the CTA size a compile-time constant; launched with exactly that).
+template <class Path, int S, class Box, int Shift = 0, unsigned CtaThreads = 0>
 __global__ void box_kernel(const __grid_constant__ porter::tiled_source<Box> src, const porter::coord<Box::rank>* coords,
                            const int2* work, unsigned char* out, int ahead, int prefill) {
   extern __shared__ unsigned char smem_base[];
@@ -124,7 +125,11 @@ __global__ void box_kernel(const __grid_constant__ porter::tiled_source<Box> src
   using Pipe = porter::pipeline<Path, S, Box>;
   constexpr std::size_t slot_bytes = Pipe::ring::buffer_bytes[0];  // the box, padded to 128 bytes
   dev::scribble_stages<Pipe>(smem);
-  Pipe pipe(smem);
+  auto make_pipe = [&] {
+    if constexpr (CtaThreads > 0) return Pipe(smem, porter::cta_threads<CtaThreads>);
+    else return Pipe(smem);
+  };
+  Pipe pipe = make_pipe();
   const int first = work[blockIdx.x].x, trips = work[blockIdx.x].y;
   int issued = 0;
   for (int i = 0; i < trips; ++i) {

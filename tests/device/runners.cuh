@@ -113,14 +113,16 @@ tile_kernel common(std::shared_ptr<source_set<Boxes...>> set) {
 
 }  // namespace detail
 
-/// box_kernel<Path, S, Box, Shift>: the low-level protocol, one source, the pipeline built Shift
-/// bytes past the dynamic shared memory base.
-template <class Path, int S, class Box, int Shift = 0>
+/// box_kernel<Path, S, Box, Shift, CtaThreads>: the low-level protocol, one source, the pipeline
+/// built Shift bytes past the dynamic shared memory base; CtaThreads > 0: with
+/// porter::cta_threads<CtaThreads>, every case launched with exactly that many threads.
+template <class Path, int S, class Box, int Shift = 0, unsigned CtaThreads = 0>
 tile_kernel box_kernel_under_test() {
   auto set = std::make_shared<detail::source_set<Box>>();
   tile_kernel k = detail::common<Path, S, Box>(set);
-  auto make = [](auto p) { return &box_kernel<decltype(p), S, Box, Shift>; };
+  auto make = [](auto p) { return &box_kernel<decltype(p), S, Box, Shift, CtaThreads>; };
   k.max_threads = detail::max_threads_of<Path>(make);
+  k.fixed_threads = CtaThreads;
   k.schedule = "protocol";
   k.smem_shift = Shift;
   k.shared_bytes += Shift;
@@ -263,9 +265,9 @@ bytes_kernel bytes_kernel_under_test() {
 }
 
 /// Shorthands used by the tests.
-template <class Path, int S, class Box, int Shift = 0>
+template <class Path, int S, class Box, int Shift = 0, unsigned CtaThreads = 0>
 void box_cases(test_tally& tt, const std::string& list, const case_options& opt) {
-  run_tile_cases(tt, list, opt, box_kernel_under_test<Path, S, Box, Shift>());
+  run_tile_cases(tt, list, opt, box_kernel_under_test<Path, S, Box, Shift, CtaThreads>());
 }
 template <class Path, int S, class Box>
 void for_each_tile_cases(test_tally& tt, const std::string& list, const case_options& opt) {

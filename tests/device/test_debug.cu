@@ -46,6 +46,7 @@ enum misuse : int {
   wait_without_commit,          // consumer_wait with no committed stage
   bytes_beyond_buffer,          // async_copy of 257 bytes into a 256-byte buffer
   wait_timeout,                 // the issuing thread skips producer_commit: FULL never completes, the bounded wait traps
+  cta_threads_wrong_size,       // pipeline(smem, porter::cta_threads<128>) in a CTA of 64 threads
 };
 
 using misuse_box = porter::box<unsigned char, 256>;
@@ -104,6 +105,15 @@ __global__ void misuse_kernel(const unsigned char* src, int what) {
       if (pt::dev::thread_rank() == 0) return;
       pipe.producer_commit(a);
       auto r = pipe.consumer_wait();  // the bounded wait traps: stage 0, phase 0
+      pipe.consumer_release(r);
+      break;
+    }
+    case cta_threads_wrong_size: {
+      Pipe pipe(smem, porter::cta_threads<128>);  // traps at init: the CTA has 64 threads
+      auto a = pipe.producer_acquire();
+      porter::async_copy(porter::buffer<0>(a), src, 64);
+      pipe.producer_commit(a);
+      auto r = pipe.consumer_wait();
       pipe.consumer_release(r);
       break;
     }
@@ -228,6 +238,11 @@ TYPED_TEST(DebugTrap, bounded_wait_times_out) {
               "porter: consumer_wait: the stage never landed.*stage 0, phase 0");
 }
 
+TYPED_TEST(DebugTrap, cta_threads_on_a_cta_of_another_size) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  EXPECT_EXIT(run_misuse<TypeParam>(cta_threads_wrong_size), ::testing::ExitedWithCode(3),
+              "porter: porter::pipeline: constructed with porter::cta_threads<N>, but the CTA does not have N threads");
+}
 TYPED_TEST(DebugTrap, role_pipeline_on_a_cta_of_the_wrong_size) {
   PORTER_DEVICE_TEST_REQUIRE(TypeParam);
   EXPECT_EXIT(run_role_misuse<TypeParam>(role_wrong_cta_size), ::testing::ExitedWithCode(3),

@@ -181,6 +181,31 @@ __global__ void lower_held2d(const __grid_constant__ held p, float* out) {
       [&](const porter::tile_view<box2>& t, int i) { drain(t, out, i); });
 }
 
+/// sgemm's 8 x 128 fp32 box (256 chunks of 16 B) through a pipeline built with
+/// porter::cta_threads<256>: the copies know each of the 256 threads has exactly one chunk of the
+/// box. The output is __restrict__, as in the bench kernels, so the staged loads may use the
+/// read-only path.
+using fixed_box = porter::box<float, 8, 128>;
+template <class Path>
+__global__ void __launch_bounds__(256) lower_fixed2d(const __grid_constant__ porter::tiled_source<fixed_box> src,
+                                                     float* __restrict__ out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem_fixed[];
+  porter::pipeline<Path, 2, fixed_box> pipe(smem_fixed, porter::cta_threads<256>);
+  porter::for_each_tile(
+      pipe, src, steps, [](int i) { return porter::coord<2>{i * fixed_box::dim(0), 0}; },
+      [&](const porter::tile_view<fixed_box>& t, int i) { drain(t, out, i); });
+}
+/// The same kernel with the CTA size read at run time (the default constructor).
+template <class Path>
+__global__ void __launch_bounds__(256) lower_runtime2d(const __grid_constant__ porter::tiled_source<fixed_box> src,
+                                                       float* __restrict__ out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem_runtime[];
+  porter::pipeline<Path, 2, fixed_box> pipe(smem_runtime);
+  porter::for_each_tile(
+      pipe, src, steps, [](int i) { return porter::coord<2>{i * fixed_box::dim(0), 0}; },
+      [&](const porter::tile_view<fixed_box>& t, int i) { drain(t, out, i); });
+}
+
 /// The cluster and dependent-launch helpers (porter/cluster.hpp).
 template <class Path>
 __global__ void lower_grid(unsigned* out) {
@@ -202,7 +227,9 @@ __global__ void lower_grid(unsigned* out) {
   template __global__ void lower_frag2d<P>(const __grid_constant__ porter::tiled_source<frag>, unsigned*, int, int, int); \
   template __global__ void lower_roles2d<P>(const __grid_constant__ porter::tiled_source<box2>, float*, int, int); \
   template __global__ void lower_held2d<P>(const __grid_constant__ held, float*);                                   \
-  template __global__ void lower_grid<P>(unsigned*);
+  template __global__ void lower_grid<P>(unsigned*);                                                            \
+  template __global__ void lower_fixed2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>, float*, int); \
+  template __global__ void lower_runtime2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>, float*, int);
 
 LOWERING_INSTANTIATE(porter::path::tma)
 LOWERING_INSTANTIATE(porter::path::cp_async)

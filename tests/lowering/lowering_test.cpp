@@ -150,7 +150,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
   for (int sm : {75, 80, 90}) {
     const ptx_module& m = module(sm);
     EXPECT_EQ(m.target(), "sm_" + std::to_string(sm));
-    EXPECT_EQ(m.entries().size(), 33u) << "sm_" << sm;  // 7 forms x 3 paths (+ lower_held2d, lower_grid, lower_roles2d, lower_aligned2d per path)
+    EXPECT_EQ(m.entries().size(), 39u) << "sm_" << sm;  // 7 forms x 3 paths (+ lower_held2d, lower_grid, lower_roles2d, lower_aligned2d, lower_fixed2d, lower_runtime2d per path)
     for (const char* f : forms)
       for (const char* p : paths) {
         const auto k = code(sm, p, f);
@@ -159,7 +159,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
       }
   }
   EXPECT_EQ(module(90, true).target(), "sm_90");
-  EXPECT_EQ(module(90, true).entries().size(), 33u);
+  EXPECT_EQ(module(90, true).entries().size(), 39u);
 }
 
 TEST(Lowering, NoKernelDividesIntegers) {
@@ -405,6 +405,48 @@ TEST(LoweringSm90, TheTmaBoxCopyTestsTheSourceOnlyInDebugBuilds) {
     EXPECT_FALSE(uses_string(r, "this source does not allow tma"));
     const auto d = code(90, "tma", f, /*debug=*/true);
     EXPECT_TRUE(uses_string(d, "this source does not allow tma"));
+  }
+}
+
+// ---- porter::cta_threads<N>: the CTA size a compile-time constant (include/porter/pipeline.hpp) ----------
+
+// lower_fixed2d and lower_runtime2d copy sgemm's 8 x 128 fp32 box (256 chunks of 16 B) in CTAs of
+// 256 threads, the first with porter::cta_threads<256>. The cp_async fast path's first chunk then
+// needs no "has this thread a chunk?" test: the
+// basic block that issues it holds no compare against 255, where the run-time-size kernel's does
+// (H200 sgemm 8192^3 on cp_async: 29.38 -> 28.11 ms, with the loop for a second chunk gone too).
+// (k < 256 is known from the hint that the rank is below N.)
+/// The basic block of `k` (from its label) that ends with the first `instr`.
+std::string block_of_first(const kernel_code& k, const std::string& instr) {
+  const std::size_t at = k.text.find(instr);
+  if (at == std::string::npos) return {};
+  const std::size_t label = k.text.rfind("\n$L__", at);  // a label starts its line; a branch names one mid-line
+  const std::size_t from = label == std::string::npos ? 0 : label + 1;
+  return k.text.substr(from, at - from);
+}
+TEST(LoweringCtaThreads, TheCpAsyncFastPathIssuesAThreadsChunkWithoutTestingIt) {
+  for (int sm : {80, 90}) {
+    const std::string fixed = block_of_first(code(sm, "cp_async", "fixed2d"), "cp.async.cg.shared.global");
+    const std::string runtime = block_of_first(code(sm, "cp_async", "runtime2d"), "cp.async.cg.shared.global");
+    ASSERT_FALSE(fixed.empty());
+    EXPECT_EQ(fixed.find(", 255;"), std::string::npos) << "sm_" << sm << ":\n" << fixed;
+    EXPECT_NE(runtime.find(", 255;"), std::string::npos) << "sm_" << sm << ":\n" << runtime;
+  }
+}
+
+// The size is tested once at init in every build, with porter's message. Its cost: the trap's
+// printf and the compiler hint that the rank is below N each make nvcc load no tensor of the
+// kernel through ld.global.nc, so the staged path's thread loads lose the read-only path (H200:
+// staged sgemm 1.0-1.7% slower). The default constructor must not pay it.
+TEST(LoweringCtaThreads, TheSizeIsTestedAtInitAndOnlyTheTaggedKernelsLoseTheReadOnlyLoads) {
+  for (const char* p : paths) {
+    EXPECT_TRUE(uses_string(code(90, p, "fixed2d"), "constructed with porter::cta_threads<N>")) << p;
+    EXPECT_TRUE(uses_string(code(90, p, "fixed2d", /*debug=*/true), "constructed with porter::cta_threads<N>")) << p;
+    EXPECT_FALSE(uses_string(code(90, p, "runtime2d"), "porter::cta_threads<N>")) << p;
+  }
+  for (int sm : {75, 80, 90}) {
+    EXPECT_TRUE(has(code(sm, "staged", "runtime2d"), "ld.global.nc.v4")) << "sm_" << sm;
+    EXPECT_TRUE(lacks(code(sm, "staged", "fixed2d"), "ld.global.nc")) << "sm_" << sm;  // the measured cost; a change that keeps them may drop this line
   }
 }
 
