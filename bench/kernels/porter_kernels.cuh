@@ -275,7 +275,7 @@ __global__ void __launch_bounds__(smallgemm_shape::threads)
                  int n, int k, porter::tile_schedule sched) {
   using namespace smallgemm_shape;
   extern __shared__ __align__(128) unsigned char smem[];
-  porter::pipeline<Path, Stages, a_box, b_box> pipe(smem, porter::cta_threads<threads>);
+  porter::pipeline<Path, Stages, a_box, b_box> pipe(smem);
   const int tiles_n = (n + tile - 1) / tile, ktiles = (k + bk - 1) / bk;
   const int tiles = int(sched.count()), steps = tiles * ktiles;
   float acc = 0.f;
