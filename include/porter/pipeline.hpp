@@ -63,15 +63,15 @@ inline constexpr defer_init_t defer_init{};
 /// pipeline with it (`porter::pipeline<...> pipe(smem, porter::cta_threads<256>);`) when the kernel
 /// is only ever launched with N threads, as a hand-written kernel that gives each thread its chunk
 /// assumes. The copies then know the copying set's size: "does this thread have a chunk of the
-/// box, and a second one?" folds at compile time (a 128 x 8 fp32 box in 256 threads: one chunk
+/// box, and a second one?" folds at compile time (an 8 x 128 fp32 box in 256 threads: one chunk
 /// each, no test; H200 sgemm 8192^3 on cp_async: 29.38 -> 28.11 ms).
 /// Checked once, at init, in every build: a CTA of another size traps with "porter::pipeline:
 /// constructed with porter::cta_threads<N>, but the CTA does not have N threads" (the launch then
 /// fails). The cost, measured on the H200: nvcc loads no tensor of such a kernel through the
-/// read-only path (ld.global.nc) any more (the trap's printf and the compiler hint that the rank is
-/// below N each do that), so the staged path's thread loads lose it: staged sgemm 1.0-1.7% slower,
-/// staged stream 0.6% faster; tma and cp_async do not load with thread loads (sgemm tma within
-/// +-0.7%). Use it where each thread has whole chunks of every box (the box's 16-byte chunks a
+/// read-only path (ld.global.nc) any more (the size test, with any action on failure, and the hint
+/// that the rank is below N each do that), so the staged path's thread loads lose it: staged sgemm
+/// S=2 0.1-1.4% slower, its best point (4 tiles per CTA, S=1) 5.7% slower, staged stream 0.6%
+/// faster; tma and cp_async do not load with thread loads (sgemm tma within 0.8%). Use it where each thread has whole chunks of every box (the box's 16-byte chunks a
 /// multiple of N): on smallgemm's 1 KiB boxes (64 chunks in 256 threads) the folded walks unrolled
 /// and raised the registers (cp_async 32 -> 48, staged 48 -> 62: 8 -> 5 and 5 -> 4 CTAs per SM;
 /// staged 3.27 -> 4.10 ms), so that kernel is not tagged. Without the tag porter reads blockDim and
