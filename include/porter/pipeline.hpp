@@ -71,8 +71,9 @@ inline constexpr defer_init_t defer_init{};
 /// read-only path (ld.global.nc) any more (the size test, with any action on failure, and the hint
 /// that the rank is below N each do that), so the staged path's thread loads lose it: staged sgemm
 /// S=2 0.1-1.4% slower, its best point (4 tiles per CTA, S=1) 5.7% slower, staged stream 0.6%
-/// faster; tma and cp_async do not load with thread loads (sgemm tma within 0.8%). Use it where each thread has whole chunks of every box (the box's 16-byte chunks a
-/// multiple of N): on smallgemm's 1 KiB boxes (64 chunks in 256 threads) the folded walks unrolled
+/// faster; tma and cp_async do not load with thread loads (sgemm tma within 0.8%).
+/// Use it where each thread has whole chunks of every box (the box's 16-byte chunks a multiple of
+/// N): on smallgemm's 1 KiB boxes (64 chunks in 256 threads) the folded walks unrolled
 /// and raised the registers (cp_async 32 -> 48, staged 48 -> 62: 8 -> 5 and 5 -> 4 CTAs per SM;
 /// staged 3.27 -> 4.10 ms), so that kernel is not tagged. Without the tag porter reads blockDim and
 /// any CTA shape works. N in 1..1024.
@@ -167,8 +168,8 @@ class consumer_stage {
 /// Shared memory: construct over at least `shared_bytes` bytes of (dynamic) shared memory; pass
 /// shared_bytes as the launch's dynamic shared memory (the same for every path). All threads of the
 /// CTA must construct it and take part in every call. Threads: any CTA shape; blockDim is read at
-/// construction (or fixed at compile time with porter::cta_threads<N>). Any base works: the ring aligns itself (ring::alignment, 128 B unswizzled) from the
-/// base's shared-window offset. Declare the array `extern __shared__ __align__(128) unsigned char
+/// construction (or fixed at compile time with porter::cta_threads<N>). Any base works: the ring
+/// aligns itself (ring::alignment, 128 B unswizzled) from the base's shared-window offset. Declare the array `extern __shared__ __align__(128) unsigned char
 /// smem[];` (or the ring's alignment) and that pad folds to zero at compile time: in a K-loop it
 /// was recomputed every step (H200, sm_90: smallgemm tma 3.34 -> 3.04 ms with the declaration).
 template <class Path, int Stages, class... Boxes>

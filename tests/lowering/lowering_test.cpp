@@ -410,12 +410,6 @@ TEST(LoweringSm90, TheTmaBoxCopyTestsTheSourceOnlyInDebugBuilds) {
 
 // ---- porter::cta_threads<N>: the CTA size a compile-time constant (include/porter/pipeline.hpp) ----------
 
-// lower_fixed2d and lower_runtime2d copy sgemm's 8 x 128 fp32 box (256 chunks of 16 B) in CTAs of
-// 256 threads, the first with porter::cta_threads<256>. The cp_async fast path's first chunk then
-// needs no "has this thread a chunk?" test: the
-// basic block that issues it holds no compare against 255, where the run-time-size kernel's does
-// (H200 sgemm 8192^3 on cp_async: 29.38 -> 28.11 ms, with the loop for a second chunk gone too).
-// (k < 256 is known from the hint that the rank is below N.)
 /// The basic block of `k` (from its label) that ends with the first `instr`.
 std::string block_of_first(const kernel_code& k, const std::string& instr) {
   const std::size_t at = k.text.find(instr);
@@ -424,6 +418,13 @@ std::string block_of_first(const kernel_code& k, const std::string& instr) {
   const std::size_t from = label == std::string::npos ? 0 : label + 1;
   return k.text.substr(from, at - from);
 }
+
+// lower_fixed2d and lower_runtime2d copy sgemm's 8 x 128 fp32 box (256 chunks of 16 B) in CTAs of
+// 256 threads, the first with porter::cta_threads<256>. The cp_async fast path's first chunk then
+// needs no "has this thread a chunk?" test (k < 256 follows from the hint that the rank is below
+// N): the basic block that issues it holds no compare against 255, where the run-time-size
+// kernel's does (H200 sgemm 8192^3 on cp_async: 29.38 -> 28.11 ms, the loop for a second chunk
+// gone too).
 TEST(LoweringCtaThreads, TheCpAsyncFastPathIssuesAThreadsChunkWithoutTestingIt) {
   for (int sm : {80, 90}) {
     const std::string fixed = block_of_first(code(sm, "cp_async", "fixed2d"), "cp.async.cg.shared.global");
