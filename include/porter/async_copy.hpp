@@ -10,6 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include "porter/box.hpp"
 #include "porter/detail/trap.hpp"
@@ -17,6 +18,23 @@
 #include "porter/source.hpp"
 
 namespace porter {
+
+/// Tag for async_copy: every CTA of the thread-block cluster copies this box, with the same source
+/// and coordinates, into a ring built with porter::cluster_multicast (porter/pipeline.hpp): on the
+/// tma path one CTA reads it and it lands in every CTA of the cluster. Elsewhere an ordinary copy.
+struct multicast_t {};
+inline constexpr multicast_t multicast{};
+
+namespace detail {
+/// True when protocol P copies a box by multicast within a cluster (copy_box_multicast: tma).
+template <class P, int I, class Box, class = void>
+struct has_copy_box_multicast : std::false_type {};
+template <class P, int I, class Box>
+struct has_copy_box_multicast<P, I, Box,
+                              std::void_t<decltype(std::declval<P&>().template copy_box_multicast<I, Box>(
+                                  0u, std::declval<typename Box::element_type*>(), std::declval<const tiled_source<Box>&>(),
+                                  std::declval<const coord<Box::rank>&>()))>> : std::true_type {};
+}  // namespace detail
 
 #if PORTER_GPU_COMPILER
 /// Copy the box of `src` whose first element is at `at` (elements, outermost first; may be negative
@@ -32,6 +50,26 @@ PORTER_DEVICE PORTER_FORCEINLINE void async_copy(stage_buffer<Pipe, I> dst, cons
                 "porter::async_copy: the source's box type must be the same as the stage buffer's box type.");
   producer_slot<Pipe>& slot = dst.slot();
   slot.pipeline().protocol().template copy_box<I, Box>(slot.stage(), dst.data(), src, at);
+}
+
+/// As async_copy(dst, src, at), for a box that every CTA of the cluster copies with the same `src`
+/// and `at` (porter::multicast; see porter::cluster_multicast for the ring and its preconditions).
+/// Lowering: tma, in a cluster-multicast ring launched in clusters of more than one CTA: thread 0
+/// of every CTA expects the box's bytes, and one CTA (rotating step by step) issues
+/// cp.async.bulk.tensor ... .multicast::cluster to all of them (1D boxes, and boxes whose innermost
+/// coordinate is not 16-byte aligned, are copied by every CTA itself). Other paths, other rings, a
+/// launch without clusters: async_copy(dst, src, at). Collective over the CTA.
+template <class Pipe, int I, class Box>
+PORTER_DEVICE PORTER_FORCEINLINE void async_copy(stage_buffer<Pipe, I> dst, const tiled_source<Box>& src, const coord<Box::rank>& at,
+                                                 multicast_t) {
+  static_assert(std::is_same_v<typename stage_buffer<Pipe, I>::box_type, Box>,
+                "porter::async_copy: the source's box type must be the same as the stage buffer's box type.");
+  producer_slot<Pipe>& slot = dst.slot();
+  auto& proto = slot.pipeline().protocol();
+  if constexpr (detail::has_copy_box_multicast<std::remove_reference_t<decltype(proto)>, I, Box>::value)
+    proto.template copy_box_multicast<I, Box>(slot.stage(), dst.data(), src, at);
+  else
+    proto.template copy_box<I, Box>(slot.stage(), dst.data(), src, at);
 }
 
 /// As above, into buffer 0 of the stage.

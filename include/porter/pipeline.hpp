@@ -86,6 +86,25 @@ struct cta_threads_t {
 template <unsigned N>
 inline constexpr cta_threads_t<N> cta_threads{};
 
+/// Tag: a ring shared by the CTAs of a thread-block cluster for multicast copies. Construct the
+/// pipeline with it (`porter::pipeline<...> pipe(smem, porter::cluster_multicast);`) in a kernel
+/// launched in clusters (porter::launch_options::cluster) and copy the boxes that every CTA of
+/// the cluster needs with `porter::async_copy(buffer<I>(slot), src, at, porter::multicast)`: on
+/// the tma path one CTA of the cluster reads such a box and it lands in all of them
+/// (cp.async.bulk.tensor .multicast::cluster; the issuing CTA rotates step by step), which divides
+/// its L2 reads by the cluster size. The price: the ring's per-step reuse barrier spans the cluster
+/// (barrier.cluster) instead of the CTA. On cp_async and staged, and in a launch without clusters,
+/// every CTA copies its own boxes and the ring is an ordinary one (the same bytes land).
+/// Preconditions: every thread of every CTA of the cluster constructs the ring at the same shared
+/// offset and makes the same sequence of pipeline calls (the same number of steps: a cluster
+/// barrier that one CTA skips hangs the others); a multicast box has the same source and
+/// coordinates in every CTA (unchecked: each CTA would receive the issuing CTA's box); every stage
+/// a peer multicasts into is waited for by its CTA before that CTA exits (end the kernel with
+/// porter::cluster_sync() when in doubt). Source: PTX ISA 8.x 9.7.9.25.5.1 (.multicast::cluster),
+/// "barrier.cluster"; CUDA C++ Programming Guide, "Distributed Shared Memory".
+struct cluster_multicast_t {};
+inline constexpr cluster_multicast_t cluster_multicast{};
+
 template <class Pipe> class producer_slot;
 template <class Pipe> class consumer_stage;
 
@@ -162,6 +181,14 @@ class consumer_stage {
   unsigned char* data_;
 };
 
+namespace detail {
+/// True when protocol P has init_cluster (a lowering that multicasts within a cluster: tma).
+template <class P, class = void>
+struct has_init_cluster : std::false_type {};
+template <class P>
+struct has_init_cluster<P, std::void_t<decltype(&P::init_cluster)>> : std::true_type {};
+}  // namespace detail
+
 /// A ring of `Stages` shared-memory stages, each holding one buffer per box in `Boxes`, filled
 /// through concrete path `Path` (porter::path::tma, cp_async or staged). See the protocol above.
 ///
@@ -204,6 +231,19 @@ class pipeline {
   template <unsigned N>
   PORTER_DEVICE pipeline(void* smem, cta_threads_t<N> n) : pipeline(smem, defer_init) { init(n); }
 
+  /// Construct and initialise a cluster-multicast ring (porter::cluster_multicast, see there).
+  /// Collective over the cluster on the tma path (ends with a cluster barrier), over the CTA
+  /// elsewhere.
+  PORTER_DEVICE pipeline(void* smem, cluster_multicast_t) : pipeline(smem, defer_init) {
+    init_cluster_for(detail::thread_rank(), detail::cta_size());
+  }
+  /// As pipeline(smem, cluster_multicast), for a CTA of exactly N threads (porter::cta_threads<N>).
+  template <unsigned N>
+  PORTER_DEVICE pipeline(void* smem, cluster_multicast_t, cta_threads_t<N>) : pipeline(smem, defer_init) {
+    const unsigned t = checked_rank<N>();
+    init_cluster_for(t, N);
+  }
+
   /// Construct without initialising the barriers; call init() collectively before any other call.
   PORTER_DEVICE pipeline(void* smem, defer_init_t) {
     // Align up by adding bytes to the pointer (not by rebuilding it from an integer), so the
@@ -220,10 +260,7 @@ class pipeline {
   /// message when the CTA has another number of threads (one test per kernel, release builds too).
   template <unsigned N>
   PORTER_DEVICE void init(cta_threads_t<N>) {
-    if (detail::cta_size() != N)
-      detail::trap("porter::pipeline: constructed with porter::cta_threads<N>, but the CTA does not have N threads (blockDim.x * y * z)");
-    const unsigned t = detail::thread_rank();
-    __builtin_assume(t < N);  // a rank is below the CTA size: with N constant, the copies' per-thread chunk tests fold
+    const unsigned t = checked_rank<N>();
     init_for(t, N);
   }
 
@@ -296,6 +333,28 @@ class pipeline {
 #if PORTER_DEBUG
     initialised_ = true;
 #endif
+  }
+  /// init_for of a cluster-multicast ring: the lowering's init_cluster where it has one (tma),
+  /// else the ordinary init (every CTA then copies its own boxes).
+  PORTER_DEVICE void init_cluster_for(unsigned thread, unsigned nthreads) {
+    if constexpr (detail::has_init_cluster<protocol_type>::value) {
+      proto_.init_cluster(base_, thread, nthreads);
+      __syncthreads();
+#if PORTER_DEBUG
+      initialised_ = true;
+#endif
+    } else {
+      init_for(thread, nthreads);
+    }
+  }
+  /// This thread's rank, after checking that the CTA has exactly N threads (traps otherwise).
+  template <unsigned N>
+  PORTER_DEVICE unsigned checked_rank() const {
+    if (detail::cta_size() != N)
+      detail::trap("porter::pipeline: constructed with porter::cta_threads<N>, but the CTA does not have N threads (blockDim.x * y * z)");
+    const unsigned t = detail::thread_rank();
+    __builtin_assume(t < N);  // a rank is below the CTA size: with N constant, the copies' per-thread chunk tests fold
+    return t;
   }
 
   PORTER_DEVICE unsigned char* stage_data(unsigned s) const { return base_ + ring::stage_offset(int(s)); }

@@ -206,6 +206,25 @@ __global__ void __launch_bounds__(256) lower_runtime2d(const __grid_constant__ p
       [&](const porter::tile_view<fixed_box>& t, int i) { drain(t, out, i); });
 }
 
+/// A cluster-multicast ring (porter::cluster_multicast): buffer 0 multicast, buffer 1 each CTA's.
+template <class Path>
+__global__ void lower_multicast2d(const __grid_constant__ porter::tiled_source<fixed_box> shared_src,
+                                  const __grid_constant__ porter::tiled_source<fixed_box> own_src, float* __restrict__ out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem_mc[];
+  porter::pipeline<Path, 2, fixed_box, fixed_box> pipe(smem_mc, porter::cluster_multicast);
+  porter::run_pipeline(
+      pipe, steps,
+      [&](auto& slot, int i) {
+        porter::async_copy(porter::buffer<0>(slot), shared_src, porter::coord<2>{i * fixed_box::dim(0), 0}, porter::multicast);
+        porter::async_copy(porter::buffer<1>(slot), own_src, porter::coord<2>{i * fixed_box::dim(0), int(blockIdx.x) * 128});
+      },
+      [&](auto& ready, int i) {
+        drain(ready.template tile<0>(), out, 2 * i);
+        drain(ready.template tile<1>(), out, 2 * i + 1);
+      });
+  porter::cluster_sync();
+}
+
 /// The cluster and dependent-launch helpers (porter/cluster.hpp).
 template <class Path>
 __global__ void lower_grid(unsigned* out) {
@@ -229,7 +248,9 @@ __global__ void lower_grid(unsigned* out) {
   template __global__ void lower_held2d<P>(const __grid_constant__ held, float*);                                   \
   template __global__ void lower_grid<P>(unsigned*);                                                            \
   template __global__ void lower_fixed2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>, float*, int); \
-  template __global__ void lower_runtime2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>, float*, int);
+  template __global__ void lower_runtime2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>, float*, int); \
+  template __global__ void lower_multicast2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>,           \
+                                                const __grid_constant__ porter::tiled_source<fixed_box>, float*, int);
 
 LOWERING_INSTANTIATE(porter::path::tma)
 LOWERING_INSTANTIATE(porter::path::cp_async)

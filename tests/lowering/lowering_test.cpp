@@ -150,7 +150,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
   for (int sm : {75, 80, 90}) {
     const ptx_module& m = module(sm);
     EXPECT_EQ(m.target(), "sm_" + std::to_string(sm));
-    EXPECT_EQ(m.entries().size(), 39u) << "sm_" << sm;  // 7 forms x 3 paths (+ lower_held2d, lower_grid, lower_roles2d, lower_aligned2d, lower_fixed2d, lower_runtime2d per path)
+    EXPECT_EQ(m.entries().size(), 42u) << "sm_" << sm;  // 7 forms x 3 paths (+ lower_held2d, lower_grid, lower_roles2d, lower_aligned2d, lower_fixed2d, lower_runtime2d, lower_multicast2d per path)
     for (const char* f : forms)
       for (const char* p : paths) {
         const auto k = code(sm, p, f);
@@ -159,7 +159,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
       }
   }
   EXPECT_EQ(module(90, true).target(), "sm_90");
-  EXPECT_EQ(module(90, true).entries().size(), 39u);
+  EXPECT_EQ(module(90, true).entries().size(), 42u);
 }
 
 TEST(Lowering, NoKernelDividesIntegers) {
@@ -448,6 +448,40 @@ TEST(LoweringCtaThreads, TheSizeIsTestedAtInitAndOnlyTheTaggedKernelsLoseTheRead
   for (int sm : {75, 80, 90}) {
     EXPECT_TRUE(has(code(sm, "staged", "runtime2d"), "ld.global.nc.v4")) << "sm_" << sm;
     EXPECT_TRUE(lacks(code(sm, "staged", "fixed2d"), "ld.global.nc")) << "sm_" << sm;  // the measured cost; a change that keeps them may drop this line
+  }
+}
+
+// ---- cluster multicast (porter::cluster_multicast, porter::multicast) ------------------------------------
+
+std::size_t count_of(const kernel_code& k, const std::string& instr) { return lines_with(k, instr).size(); }
+
+// On tma a cluster-multicast ring issues its multicast box with .multicast::cluster (and the
+// buffer copied without the tag without it), and its init and its per-step reuse barrier are
+// cluster barriers; the kernel's own porter::cluster_sync() at the end is one more. On cp_async
+// and staged the tag is an ordinary copy: no multicast, the reuse barrier the CTA's, and only the
+// kernel's own cluster barrier. No other kernel multicasts.
+TEST(LoweringMulticast, TheTmaClusterRingMulticastsOneBoxAndSpansTheCluster) {
+  for (bool debug : {false, true}) {
+    const auto t = code(90, "tma", "multicast2d", debug);
+    // run_pipeline's fill and refill each issue: per copy site one multicast for buffer 0, and
+    // plain copies for buffer 1 and for a launch without clusters (cluster of one CTA).
+    const std::size_t mc = count_of(t, ".multicast::cluster");
+    EXPECT_GE(mc, 1u) << t.label;
+    EXPECT_EQ(count_of(t, "cp.async.bulk.tensor.2d"), 3 * mc) << t.label;
+    EXPECT_GE(count_of(t, "barrier.cluster.arrive"), 3u) << t.label;  // init, the reuse guard, the kernel's cluster_sync
+    EXPECT_TRUE(has(t, "%cluster_nctarank")) << t.label;
+  }
+  for (int sm : {80, 90})
+    for (const char* p : {"cp_async", "staged"}) {
+      const auto k = code(sm, p, "multicast2d");
+      EXPECT_TRUE(lacks(k, ".multicast::cluster")) << k.label;
+      EXPECT_TRUE(has(k, "bar.sync")) << k.label;
+      EXPECT_EQ(count_of(k, "barrier.cluster.arrive"), sm >= 90 ? 1u : 0u) << k.label;
+    }
+  for (const char* f : {"box1d", "box2d", "box3d", "bytes", "fixed2d", "runtime2d", "roles2d", "held2d"}) {
+    const auto k = code(90, "tma", f);
+    EXPECT_TRUE(lacks(k, ".multicast::cluster")) << k.label;
+    EXPECT_TRUE(lacks(k, "barrier.cluster")) << k.label;
   }
 }
 

@@ -35,9 +35,16 @@ struct reuse_guard {
   /// a is covered iff a - S < released-at-barrier, i.e. a < first_unsafe (the first pass, a < S,
   /// is covered from the start: first_unsafe starts at S).
   PORTER_DEVICE PORTER_FORCEINLINE void before_acquire(unsigned stage, unsigned pass) {
+    before_acquire(stage, pass, [] { __syncthreads(); });
+  }
+  /// As above with another barrier over every thread that reads the ring (`barrier()`, collective
+  /// over that set): a cluster-multicast ring, whose refills land in every CTA of the cluster,
+  /// needs the cluster barrier (porter/tma/protocol.hpp).
+  template <class Barrier>
+  PORTER_DEVICE PORTER_FORCEINLINE void before_acquire(unsigned stage, unsigned pass, Barrier&& barrier) {
     const unsigned a = pass * unsigned(Stages) + stage;  // this acquire's number (stage < Stages)
     if (a >= first_unsafe) {
-      __syncthreads();
+      barrier();
       on_barrier();
     }
   }

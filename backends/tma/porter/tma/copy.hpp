@@ -66,18 +66,14 @@ struct tma_copy {
     } else {
       // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary (the hardware
       // raises an illegal-instruction error otherwise); such boxes move with thread loads.
-      if ((std::int64_t(at[R - 1]) * std::int64_t(sizeof(T))) % 16 != 0) {
-#if PORTER_DEBUG
-        if (!src.supports(path_id::tma)) unsupported_source();
-#endif
+      if (!inner_aligned<Box>(at)) {
+        check_source_in_debug(src);
         detail::strict_fallback("strict paths: tma box at an innermost coordinate that is not a multiple of 16 B would move with thread loads", ctx.thread);
         staged_copy::copy_box<Box, 1>(dst, src, at, ctx);
         after_thread_stores(ctx);
         return;
       }
-#if PORTER_DEBUG
-      if (!src.supports(path_id::tma)) unsupported_source();
-#endif
+      check_source_in_debug(src);
       // Release builds do not test src.supports(tma) in device code (see the function comment):
       // every form of the test cost the loop that issues the copies. sgemm 8192^3 on the H200,
       // porter/tma S = 2 (bench/results/h200-2026-12-02-session20/NOTES.md, two runs each):
@@ -87,29 +83,36 @@ struct tma_copy {
       //   a predicated trap in every thread                                  26.79 ms
       //   no test                                                            26.14 ms (hand-written: 25.57)
       if (ctx.thread != 0) return;
-      const void* tmap = src.tensor_map;
-      if (!__isGridConstant(tmap))
-        ptx::trap_with("tma path: the tiled_source must be a __grid_constant__ const kernel parameter, "
-                       "passed by reference down to async_copy (a copy in local memory has no tensor map)");
+      const void* tmap = tensor_map_of(src);
       ptx::mbarrier_expect_tx(ctx.barrier, std::uint32_t(Box::bytes));
-      // 16-byte elements travel as pairs of 8-byte elements (no 16-byte TMA data type).
-      constexpr int inner_scale = sizeof(T) == 16 ? 2 : 1;
-      int c[max_rank];
-#pragma unroll
-      for (int d = 0; d < R; ++d) c[d] = at[R - 1 - d];  // innermost first
-      c[0] *= inner_scale;
-      unsigned char* d = reinterpret_cast<unsigned char*>(dst);
-      constexpr std::size_t slab = Box::bytes / std::size_t(Box::dim(0));  // bytes per index of dimension 0
-      // A box of at most 256 outer rows is never split: one instruction, no loop, no load of the split.
-      const int split = Box::dim(0) <= 256 ? Box::dim(0) : src.tma_split_rows;
-      for (int r = 0; r < Box::dim(0); r += split) {
-        const int outer = at[0] + r;
-        void* to = d + std::size_t(r) * slab;
-        if constexpr (R == 2) ptx::tensor_copy_g2s_2d(to, tmap, ctx.barrier, c[0], outer);
-        else if constexpr (R == 3) ptx::tensor_copy_g2s_3d(to, tmap, ctx.barrier, c[0], c[1], outer);
-        else if constexpr (R == 4) ptx::tensor_copy_g2s_4d(to, tmap, ctx.barrier, c[0], c[1], c[2], outer);
-        else ptx::tensor_copy_g2s_5d(to, tmap, ctx.barrier, c[0], c[1], c[2], c[3], outer);
-      }
+      issue_tensor<Box, false>(dst, tmap, src, at, ctx.barrier, 0);
+    }
+  }
+
+  /// As copy_box, for a box that every CTA of the thread-block cluster copies from the same source
+  /// at the same coordinates, in a ring whose stages sit at the same shared offsets in every CTA (a
+  /// cluster-multicast ring: porter/tma/protocol.hpp). Thread 0 of every CTA raises its own stage's
+  /// expected transaction bytes by the box; thread 0 of the CTA whose cluster rank is `issuer`
+  /// alone issues cp.async.bulk.tensor with .multicast::cluster to the CTAs of `cta_mask` (bit i:
+  /// rank i; `rank` is this CTA's), so the cluster reads the box from L2 once and it lands in each
+  /// of them. A remote CTA's bytes may complete on this CTA's FULL before its own expect_tx: the
+  /// transaction count may go below zero within a phase, and the phase cannot complete before this
+  /// CTA's thread 0 arrives at commit (PTX ISA 9.7.13.15.1, tx-count range). 1D boxes and boxes
+  /// at an innermost coordinate that is not 16-byte aligned are copied by every CTA itself
+  /// (copy_box: the same bytes land). Called by every thread of the CTA; completes on ctx.barrier.
+  template <class Box>
+  static PORTER_DEVICE void copy_box_multicast(typename Box::element_type* dst, const tiled_source<Box>& src,
+                                               const coord<Box::rank>& at, const detail::copy_context& ctx, unsigned rank,
+                                               unsigned issuer, std::uint16_t cta_mask) {
+    if constexpr (Box::rank == 1) {
+      copy_box<Box>(dst, src, at, ctx);
+    } else {
+      if (!inner_aligned<Box>(at)) return copy_box<Box>(dst, src, at, ctx);  // its thread-load fallback, in every CTA
+      check_source_in_debug(src);
+      if (ctx.thread != 0) return;
+      const void* tmap = tensor_map_of(src);
+      ptx::mbarrier_expect_tx(ctx.barrier, std::uint32_t(Box::bytes));
+      if (rank == issuer) issue_tensor<Box, true>(dst, tmap, src, at, ctx.barrier, cta_mask);
     }
   }
 
@@ -150,6 +153,66 @@ struct tma_copy {
   }
 
  private:
+  /// True when the box's innermost coordinate is a multiple of 16 bytes, as cp.async.bulk.tensor
+  /// needs (the hardware raises an illegal-instruction error otherwise).
+  template <class Box>
+  static PORTER_DEVICE PORTER_FORCEINLINE bool inner_aligned(const coord<Box::rank>& at) {
+    return (std::int64_t(at[Box::rank - 1]) * std::int64_t(sizeof(typename Box::element_type))) % 16 == 0;
+  }
+  /// PORTER_DEBUG=1 builds: trap with porter's message when `src` does not allow tma (every thread).
+  template <class Box>
+  static PORTER_DEVICE PORTER_FORCEINLINE void check_source_in_debug(const tiled_source<Box>& src) {
+#if PORTER_DEBUG
+    if (!src.supports(path_id::tma)) unsupported_source();
+#else
+    (void)src;
+#endif
+  }
+  /// The address of `src`'s tensor map; traps unless it is a __grid_constant__ parameter's.
+  template <class Box>
+  static PORTER_DEVICE PORTER_FORCEINLINE const void* tensor_map_of(const tiled_source<Box>& src) {
+    const void* tmap = src.tensor_map;
+    if (!__isGridConstant(tmap))
+      ptx::trap_with("tma path: the tiled_source must be a __grid_constant__ const kernel parameter, "
+                     "passed by reference down to async_copy (a copy in local memory has no tensor map)");
+    return tmap;
+  }
+
+  /// Thread 0's tensor copies of a 2D-5D box of `src` (tensor map `tmap`) at `at` (innermost
+  /// coordinate 16-byte aligned) into `dst`, completing on `bar`; Multicast: into every CTA of
+  /// `cta_mask` (.multicast::cluster).
+  template <class Box, bool Multicast>
+  static PORTER_DEVICE PORTER_FORCEINLINE void issue_tensor(typename Box::element_type* dst, const void* tmap, const tiled_source<Box>& src,
+                                                            const coord<Box::rank>& at, std::uint64_t* bar, std::uint16_t cta_mask) {
+    using T = typename Box::element_type;
+    constexpr int R = Box::rank;
+    // 16-byte elements travel as pairs of 8-byte elements (no 16-byte TMA data type).
+    constexpr int inner_scale = sizeof(T) == 16 ? 2 : 1;
+    int c[max_rank];
+#pragma unroll
+    for (int d = 0; d < R; ++d) c[d] = at[R - 1 - d];  // innermost first
+    c[0] *= inner_scale;
+    unsigned char* d = reinterpret_cast<unsigned char*>(dst);
+    constexpr std::size_t slab = Box::bytes / std::size_t(Box::dim(0));  // bytes per index of dimension 0
+    // A box of at most 256 outer rows is never split: one instruction, no loop, no load of the split.
+    const int split = Box::dim(0) <= 256 ? Box::dim(0) : src.tma_split_rows;
+    for (int r = 0; r < Box::dim(0); r += split) {
+      const int outer = at[0] + r;
+      void* to = d + std::size_t(r) * slab;
+      if constexpr (Multicast) {
+        if constexpr (R == 2) ptx::tensor_copy_g2s_multicast_2d(to, tmap, bar, cta_mask, c[0], outer);
+        else if constexpr (R == 3) ptx::tensor_copy_g2s_multicast_3d(to, tmap, bar, cta_mask, c[0], c[1], outer);
+        else if constexpr (R == 4) ptx::tensor_copy_g2s_multicast_4d(to, tmap, bar, cta_mask, c[0], c[1], c[2], outer);
+        else ptx::tensor_copy_g2s_multicast_5d(to, tmap, bar, cta_mask, c[0], c[1], c[2], c[3], outer);
+      } else {
+        if constexpr (R == 2) ptx::tensor_copy_g2s_2d(to, tmap, bar, c[0], outer);
+        else if constexpr (R == 3) ptx::tensor_copy_g2s_3d(to, tmap, bar, c[0], c[1], outer);
+        else if constexpr (R == 4) ptx::tensor_copy_g2s_4d(to, tmap, bar, c[0], c[1], c[2], outer);
+        else ptx::tensor_copy_g2s_5d(to, tmap, bar, c[0], c[1], c[2], c[3], outer);
+      }
+    }
+  }
+
   /// Trap with porter's message: the source does not allow tma (PORTER_DEBUG builds; every thread).
   [[noreturn]] static PORTER_DEVICE void unsupported_source() {
     detail::trap("async_copy on path tma: this source does not allow tma (see porter::explain on the host)");

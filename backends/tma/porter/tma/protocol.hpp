@@ -17,6 +17,21 @@
 //             pass & 1; acquire semantics: the landed bytes are visible to the waiting thread).
 //             Debug builds give up after PORTER_DEBUG_WAIT_CYCLES and trap naming stage and pass.
 //   release   no instruction: the next refill's acquire runs the CTA barrier if needed.
+// CLUSTER MULTICAST (porter::pipeline(smem, porter::cluster_multicast), launched in clusters of
+// more than one CTA; every CTA of the cluster makes the same calls with the same arguments):
+//   init      as above, then a cluster barrier (barrier.cluster.arrive + wait): every CTA's FULL
+//             barriers are initialised (fence.mbarrier_init.release.cluster) before any peer's
+//             multicast can signal them.
+//   acquire   the reuse barrier is the cluster barrier instead of the CTA barrier: a refill may land
+//             in every CTA of the cluster, so every thread of every CTA must be done reading the
+//             stage (and waiting for its previous pass) first.
+//   copy      async_copy(..., porter::multicast): thread 0 of every CTA expects the box's bytes on
+//             its own FULL; thread 0 of one CTA, rank (pass * S + stage) % cluster size (the
+//             issuing duty rotates over the cluster step by step), issues the box with
+//             .multicast::cluster to every CTA (porter/tma/copy.hpp copy_box_multicast). Boxes
+//             copied without the tag are each CTA's own, as above.
+//   Each CTA's own commit arrival keeps its phase open until its own expect_tx has been posted, so
+//   a peer's bytes landing first cannot complete it early.
 // Why a phase cannot be confused with the next one: pass n+1 of a stage is only issued after a
 // CTA barrier that every thread reached after its wait for pass n, so no thread still waits for the
 // parity of pass n when pass n+1 completes.
@@ -31,6 +46,7 @@
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/reuse_guard.hpp"
 #include "porter/detail/trap.hpp"
+#include "porter/ptx/cluster.hpp"
 #include "porter/ptx/mbarrier.hpp"
 #include "porter/source.hpp"
 #include "porter/tma/copy.hpp"
@@ -62,8 +78,43 @@ class tma_protocol {
       ptx::fence_mbarrier_init();
     }
   }
-  /// Make stage `stage` of pass `pass` writable. Collective.
-  PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { guard_.before_acquire(stage, pass); }
+  /// As init, for a cluster-multicast ring (see CLUSTER MULTICAST above); ends with a cluster
+  /// barrier. Collective over every thread of the cluster. Without clusters (a cluster of one CTA,
+  /// or a target without them) the ring is an ordinary one.
+  PORTER_DEVICE void init_cluster(unsigned char* header, unsigned thread, unsigned nthreads) {
+    init(header, thread, nthreads);
+    if constexpr (arch::has_clusters) {
+      cluster_rank_ = ptx::cluster_ctarank();
+      cluster_size_ = ptx::cluster_nctarank();
+      ptx::barrier_cluster_arrive();
+      ptx::barrier_cluster_wait();
+    }
+  }
+  /// Make stage `stage` of pass `pass` writable. Collective (over the cluster, for a
+  /// cluster-multicast ring).
+  PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) {
+    if (cluster_size_ > 1) {
+      guard_.before_acquire(stage, pass, [] {
+        ptx::barrier_cluster_arrive();
+        ptx::barrier_cluster_wait();
+      });
+      issuer_ = next_issuer_;  // (pass * S + stage) % cluster size, without a division
+      next_issuer_ = next_issuer_ + 1 == cluster_size_ ? 0 : next_issuer_ + 1;
+    } else {
+      guard_.before_acquire(stage, pass);
+    }
+  }
+  /// Copy a box that every CTA of the cluster copies with the same arguments into buffer I of
+  /// `stage`: one CTA issues it with .multicast::cluster (see CLUSTER MULTICAST). In a ring that is
+  /// not a cluster-multicast one, or in a cluster of one CTA, copy_box. Collective.
+  template <int I, class Box>
+  PORTER_DEVICE PORTER_FORCEINLINE void copy_box_multicast(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
+                                                           const coord<Box::rank>& at) {
+    if (cluster_size_ > 1)
+      tma_copy::copy_box_multicast<Box>(dst, src, at, ctx(stage), cluster_rank_, issuer_, std::uint16_t((1u << cluster_size_) - 1u));
+    else
+      tma_copy::copy_box<Box>(dst, src, at, ctx(stage));
+  }
   /// Copy a box into buffer I of `stage`. Collective. The source must allow tma (tma_copy::copy_box
   /// says what happens when a launch bypassed porter::launch's check).
   template <int I, class Box>
@@ -108,6 +159,7 @@ class tma_protocol {
   std::uint64_t* full_ = nullptr;
   detail::reuse_guard<Ring::stages> guard_{};
   unsigned thread_ = 0, nthreads_ = 0;
+  unsigned cluster_rank_ = 0, cluster_size_ = 1, issuer_ = 0, next_issuer_ = 0;  // cluster-multicast rings only (init_cluster)
 };
 
 }  // namespace porter::backend

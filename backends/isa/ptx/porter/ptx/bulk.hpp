@@ -61,5 +61,45 @@ PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_5d(void* dst, const void* 
 }
 #undef PORTER_PTX_TENSOR_G2S
 
+// Multicast forms: the box lands at the same shared::cta offset in every CTA of the cluster whose
+// bit is set in `cta_mask` (bit i: %cluster_ctarank i), and each destination CTA's mbarrier at
+// `bar`'s offset receives the box's bytes as complete_tx. Source: PTX ISA 8.x 9.7.9.25.5.1
+// (cp.async.bulk.tensor, .multicast::cluster, sm_90; ctaMask is 16 bits).
+#if PORTER_ARCH_HAS_TMA
+#  define PORTER_PTX_TENSOR_G2S_MC(DIM, COORDS, ...)                                                                \
+    asm volatile("cp.async.bulk.tensor." #DIM "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster" \
+                 " [%0], [%1, {" COORDS "}], [%2], %3;" ::"r"(smem_addr(dst)),                                        \
+                 "l"(tmap), "r"(smem_addr(bar)), "h"(cta_mask), __VA_ARGS__                                           \
+                 : "memory")
+#else
+#  define PORTER_PTX_TENSOR_G2S_MC(DIM, COORDS, ...) trap_with("cp.async.bulk.tensor.multicast::cluster needs sm_90 or newer")
+#endif
+
+/// cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+///   [dst], [tmap, {c0, c1}], [bar], cta_mask;
+/// As tensor_copy_g2s_2d, landing in every CTA of `cta_mask` (see above). Every destination CTA
+/// must have its mbarrier at `bar`'s offset in the phase the bytes belong to.
+PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_multicast_2d(void* dst, const void* tmap, std::uint64_t* bar,
+                                                                   std::uint16_t cta_mask, int c0, int c1) {
+  PORTER_PTX_TENSOR_G2S_MC(2, "%4, %5", "r"(c0), "r"(c1));
+}
+/// As tensor_copy_g2s_multicast_2d, 3D.
+PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_multicast_3d(void* dst, const void* tmap, std::uint64_t* bar,
+                                                                   std::uint16_t cta_mask, int c0, int c1, int c2) {
+  PORTER_PTX_TENSOR_G2S_MC(3, "%4, %5, %6", "r"(c0), "r"(c1), "r"(c2));
+}
+/// As tensor_copy_g2s_multicast_2d, 4D.
+PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_multicast_4d(void* dst, const void* tmap, std::uint64_t* bar,
+                                                                   std::uint16_t cta_mask, int c0, int c1, int c2, int c3) {
+  PORTER_PTX_TENSOR_G2S_MC(4, "%4, %5, %6, %7", "r"(c0), "r"(c1), "r"(c2), "r"(c3));
+}
+/// As tensor_copy_g2s_multicast_2d, 5D.
+PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_multicast_5d(void* dst, const void* tmap, std::uint64_t* bar,
+                                                                   std::uint16_t cta_mask, int c0, int c1, int c2, int c3,
+                                                                   int c4) {
+  PORTER_PTX_TENSOR_G2S_MC(5, "%4, %5, %6, %7, %8", "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4));
+}
+#undef PORTER_PTX_TENSOR_G2S_MC
+
 #endif  // __CUDACC__
 }  // namespace porter::ptx

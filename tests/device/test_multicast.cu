@@ -1,0 +1,179 @@
+// tests/device/test_multicast.cu — cluster-multicast rings on the GPU, on every concrete path:
+//
+//   Multicast/<path>.box2d, .box3d   a kernel launched in clusters of 2 or 4 CTAs (or without
+//                                    clusters) fills a porter::cluster_multicast ring of S stages
+//                                    (S = 1 and 3) with two boxes per step: buffer 0 the same box of
+//                                    a shared tensor in every CTA (porter::multicast: on tma one CTA
+//                                    of the cluster issues it, rotating, and it lands in all of them),
+//                                    buffer 1 each CTA's own box of a second tensor. Every CTA stores
+//                                    both landed tiles of every step; each must equal the CPU
+//                                    reference. Steps (1..13) exceed the stages, so stages are
+//                                    refilled across the cluster many times: a refill that overtook a
+//                                    peer's reads, or bytes that completed the wrong phase, show up
+//                                    as wrong tiles. Coordinates are random (inside, across edges,
+//                                    outside, and innermost coordinates that are not 16-byte
+//                                    aligned, which tma copies in each CTA with thread loads).
+// Every case: fresh random data (seed printed), TMA-legal layouts, the output poisoned (0xA5) with
+// 256-byte guards that must stay poisoned, every byte compared with the CPU reference.
+// Clusters need compute capability 9.0 (the cluster cases are skipped below it; the cases without
+// clusters still run).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "runners.cuh"
+
+namespace pt = porter_test;
+
+namespace {
+
+/// Per step t, copy the box of `shared` at at_shared[t] into buffer 0 with porter::multicast and
+/// the box of `own` at at_own[blockIdx.x][t] into buffer 1, through a cluster-multicast ring of
+/// S stages; store both landed tiles to out + ((blockIdx.x * steps + t) * 2 + buffer) * Box::bytes.
+/// Coordinates: Box::rank ints each, outermost first. Ends with porter::cluster_sync().
+template <class Path, int S, class Box>
+__global__ void multicast_kernel(const __grid_constant__ porter::tiled_source<Box> shared,
+                                 const __grid_constant__ porter::tiled_source<Box> own, const int* at_shared, const int* at_own,
+                                 unsigned char* out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  constexpr int R = Box::rank;
+  porter::pipeline<Path, S, Box, Box> pipe(smem, porter::cluster_multicast);
+  porter::run_pipeline(
+      pipe, steps,
+      [&](auto& slot, int t) {
+        porter::coord<R> a{}, b{};
+        for (int d = 0; d < R; ++d) {
+          a[d] = at_shared[t * R + d];
+          b[d] = at_own[(int(blockIdx.x) * steps + t) * R + d];
+        }
+        porter::async_copy(porter::buffer<0>(slot), shared, a, porter::multicast);
+        porter::async_copy(porter::buffer<1>(slot), own, b);
+      },
+      [&](auto& ready, int t) {
+        unsigned char* o = out + (std::size_t(blockIdx.x) * std::size_t(steps) + std::size_t(t)) * 2 * Box::bytes;
+        pt::dev::store_bytes<Box::bytes>(o, ready.template bytes<0>());
+        pt::dev::store_bytes<Box::bytes>(o + Box::bytes, ready.template bytes<1>());
+      });
+  porter::cluster_sync();
+}
+
+/// A device copy of `v` (freed by the owner).
+template <class T>
+T* to_device(const std::vector<T>& v) {
+  T* d = nullptr;
+  if (cudaMalloc(&d, v.size() * sizeof(T) + 16) != cudaSuccess) return nullptr;
+  cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice);
+  return d;
+}
+
+bool device_has_clusters() {
+  std::string why;
+  const porter::device_caps* caps = pt::gpu(&why);
+  return caps && caps->compute_capability() >= 90;
+}
+
+/// Run `n` cases of Box on path P with S stages; cluster sizes 1 (no cluster launch), 2 and 4.
+template <class P, int S, class Box>
+void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
+  constexpr int R = Box::rank;
+  const bool clusters = device_has_clusters();
+  const std::size_t smem = porter::pipeline<porter::path::staged, S, Box, Box>::shared_bytes;
+  auto* kernel = &multicast_kernel<P, S, Box>;
+  if (smem > 48 * 1024) ASSERT_EQ(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)), cudaSuccess);
+  for (int i = 0; i < n; ++i) {
+    std::mt19937_64 rng(pt::case_seed(list, i));
+    int box[5] = {};
+    for (int d = 0; d < R; ++d) box[d] = Box::dim(d);
+    const pt::geometry g = pt::tma_legal_geometry(rng, R, int(sizeof(typename Box::element_type)), box);
+    const pt::host_tensor ts = pt::make_tensor(rng, g), to = pt::make_tensor(rng, g);
+    const int sizes[3] = {1, 2, 4};
+    const int cluster = sizes[i % 3];
+    if (cluster > 1 && !clusters) continue;
+    const int grid = cluster * int(1 + rng() % 3), steps = int(1 + rng() % 13);
+    const int threads = (rng() % 2) ? 128 : 96;
+    std::vector<int> at_shared(std::size_t(steps) * R), at_own(std::size_t(grid) * steps * R);
+    for (int t = 0; t < steps; ++t) pt::random_coord(rng, g, &at_shared[std::size_t(t) * R]);
+    for (int b = 0; b < grid * steps; ++b) pt::random_coord(rng, g, &at_own[std::size_t(b) * R]);
+    // The reference: per CTA and step, the shared box and the CTA's own box.
+    std::vector<unsigned char> want(std::size_t(grid) * steps * 2 * Box::bytes);
+    for (int b = 0; b < grid; ++b)
+      for (int t = 0; t < steps; ++t) {
+        unsigned char* w = want.data() + (std::size_t(b) * steps + t) * 2 * Box::bytes;
+        pt::reference_box(ts, &at_shared[std::size_t(t) * R], w);
+        pt::reference_box(to, &at_own[(std::size_t(b) * steps + t) * R], w + Box::bytes);
+      }
+    unsigned char* dsh = to_device(ts.image);
+    unsigned char* dow = to_device(to.image);
+    int* das = to_device(at_shared);
+    int* dao = to_device(at_own);
+    unsigned char* out = nullptr;
+    ASSERT_EQ(cudaMalloc(&out, want.size() + 2 * pt::guard_bytes), cudaSuccess);
+    cudaMemset(out, pt::poison_byte, want.size() + 2 * pt::guard_bytes);
+    ASSERT_TRUE(dsh && dow && das && dao);
+    using T = typename Box::element_type;
+    std::int64_t ext[5], str[5];
+    for (int d = 0; d < R; ++d) ext[d] = g.extent[d], str[d] = g.stride[d];
+    const auto make = [&](const unsigned char* base, const pt::host_tensor& t) {
+      return porter::make_tiled_source<Box>(reinterpret_cast<const T*>(base + t.origin), std::vector<std::int64_t>(ext, ext + R),
+                                            std::vector<std::int64_t>(str, str + R));
+    };
+    const auto src_shared = make(dsh, ts), src_own = make(dow, to);
+    const std::string what = list + ": cluster of " + std::to_string(cluster) + ", " + std::to_string(grid) + " CTAs of " +
+                             std::to_string(threads) + " threads, " + std::to_string(steps) + " steps, " + g.describe() + ", " +
+                             pt::seed_text();
+    if (!src_shared.supports(P::id)) {
+      tt.refused();
+    } else {
+      porter::launch_options o{};
+      if (cluster > 1) o.cluster(dim3(unsigned(cluster)));
+      porter::launch<P>(o, kernel, dim3(unsigned(grid)), dim3(unsigned(threads)), smem, nullptr, src_shared, src_own,
+                        static_cast<const int*>(das), static_cast<const int*>(dao), out + pt::guard_bytes, steps);
+      std::string err;
+      ASSERT_TRUE(pt::sync_launch(what + " on " + porter::path_name<P>, &err)) << err;
+      std::vector<unsigned char> image(want.size() + 2 * pt::guard_bytes);
+      cudaMemcpy(image.data(), out, image.size(), cudaMemcpyDeviceToHost);
+      bool guards = true;
+      for (std::size_t k = 0; k < pt::guard_bytes; ++k)
+        guards = guards && image[k] == pt::poison_byte && image[image.size() - 1 - k] == pt::poison_byte;
+      std::size_t count = 0;
+      const long long at = pt::first_difference(image.data() + pt::guard_bytes, want.data(), want.size(), &count);
+      if ((!guards || at >= 0) && tt.mismatch()) {
+        if (!guards) ADD_FAILURE() << what << ": a guard byte was written";
+        else {
+          const std::size_t tile = std::size_t(at) / Box::bytes;
+          ADD_FAILURE() << what << ": " << count << " bytes differ, the first at byte " << at << " (CTA " << tile / (2 * steps)
+                        << ", step " << tile / 2 % steps << ", " << (tile % 2 ? "own" : "multicast") << " box): "
+                        << pt::bytes_around(image.data() + pt::guard_bytes, want.data(), want.size(), std::size_t(at));
+        }
+      }
+      tt.ran(std::int64_t(grid) * steps * 2, std::int64_t(want.size()));
+    }
+    cudaFree(out);
+    cudaFree(dsh);
+    cudaFree(dow);
+    cudaFree(das);
+    cudaFree(dao);
+  }
+}
+
+template <class P>
+class Multicast : public ::testing::Test {};
+TYPED_TEST_SUITE(Multicast, pt::concrete_paths, pt::path_names);
+
+TYPED_TEST(Multicast, box2d) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  pt::test_tally tt;
+  run_multicast_cases<TypeParam, 1, porter::box<float, 16, 32>>(tt, "multicast 2d S1", pt::cases(30, 3));
+  run_multicast_cases<TypeParam, 3, porter::box<float, 16, 32>>(tt, "multicast 2d S3", pt::cases(60, 6));
+}
+
+TYPED_TEST(Multicast, box3d) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  pt::test_tally tt;
+  run_multicast_cases<TypeParam, 3, porter::box<std::uint16_t, 4, 8, 64>>(tt, "multicast 3d S3", pt::cases(60, 6));
+}
+
+}  // namespace
