@@ -25,9 +25,10 @@ using concrete_or_staged = std::conditional_t<std::is_same_v<P, porter::path::au
 /// kernel's own code needs besides the path (80 for bf16 tensor cores; 0: the path's only).
 /// `Pipe` only needs `stages`, `shared_bytes` (the launch's dynamic shared memory) and
 /// `ring::stage_bytes`: a kernel with several rings passes a type that says so (public_bf16gemm.cu).
+/// `options`: the launch's attributes (porter::launch_options; e.g. clusters for a multicast port).
 template <class P, class Pipe, class Fam, class Plan>
 void add_port(registry& r, const char* pair, const char* name, dim3 block, Fam fam, Plan plan, const char* impl = "porter",
-              int min_cc = 0) {
+              int min_cc = 0, porter::launch_options options = {}) {
   constexpr bool automatic = std::is_same_v<P, porter::path::automatic>;
   const int threads = int(block.x * block.y * block.z);
   const void* func = reinterpret_cast<const void*>(fam.make(concrete_or_staged<P>{}));
@@ -55,7 +56,7 @@ void add_port(registry& r, const char* pair, const char* name, dim3 block, Fam f
     const dim3 g = planned.first;
     const auto args = planned.second;
     return [=](cudaStream_t s) {
-      std::apply([&](const auto&... a) { porter::launch<P>(fam, g, block, smem, s, a...); }, args);
+      std::apply([&](const auto&... a) { porter::launch<P>(options, fam, g, block, smem, s, a...); }, args);
     };
   };
   if constexpr (automatic) v.resolved = [choose](const port_problem& p) { return describe(choose(p)); };

@@ -5,6 +5,7 @@
 // registration. Compiled for every target in PORTER_CUDA_ARCHITECTURES.
 #include <porter/planner.hpp>
 
+#include <stdexcept>
 #include <tuple>
 #include <type_traits>
 
@@ -84,16 +85,34 @@ void add_ports_on(registry& r) {
     // its grid (one 128 x 128 C tile per CTA, blockIdx.x: no schedule argument).
     using namespace sgemm_shape;
     constexpr int S = cute_gemm::stages;
-    auto fam = porter::kernel_family{[](auto q) { return &pb_port_cute<decltype(q), S>; }};
-    add_port<P, porter::pipeline<Q, S, a_box, b_box>>(
-        r, "cutlass", "pb_port_cute", dim3(threads), fam,
-        [](const port_problem& p, int) {
-          const std::int64_t ea[2] = {p.depth, p.rows}, eb[2] = {p.depth, p.cols};
-          const unsigned tiles = unsigned((p.rows + bm - 1) / bm) * unsigned((p.cols + bn - 1) / bn);
-          return std::make_pair(dim3(tiles),
-                                std::make_tuple(porter::make_tiled_source<a_box>(p.a, ea), porter::make_tiled_source<b_box>(p.b, eb),
-                                                p.out, p.rows, p.cols, p.depth));
-        });
+    const auto plan = [](const port_problem& p, int) {
+      const std::int64_t ea[2] = {p.depth, p.rows}, eb[2] = {p.depth, p.cols};
+      const unsigned tiles = unsigned((p.rows + bm - 1) / bm) * unsigned((p.cols + bn - 1) / bn);
+      return std::make_pair(dim3(tiles), std::make_tuple(porter::make_tiled_source<a_box>(p.a, ea), porter::make_tiled_source<b_box>(p.b, eb),
+                                                         p.out, p.rows, p.cols, p.depth));
+    };
+    add_port<P, porter::pipeline<Q, S, a_box, b_box>>(r, "cutlass", "pb_port_cute", dim3(threads),
+                                                      porter::kernel_family{[](auto q) { return &pb_port_cute<decltype(q), S>; }}, plan);
+    // The port at 6 stages with the before's 3 K-tiles ahead (pb_port_cute's D: the reuse barrier
+    // every 3 steps), and in clusters of 2 CTAs sharing At's K-tiles (porter::multicast; needs an
+    // even number of tile columns and sm_90), at 4 stages and at 6.
+    auto variant = [&](auto s_, auto mc_, auto d_, const char* impl) {
+      constexpr int S2 = decltype(s_)::value, D2 = decltype(d_)::value;
+      constexpr bool MC = decltype(mc_)::value;
+      add_port<P, porter::pipeline<Q, S2, a_box, b_box>>(
+          r, "cutlass", "pb_port_cute", dim3(threads),
+          porter::kernel_family{[](auto q) { return &pb_port_cute<decltype(q), S2, MC, D2>; }},
+          [plan](const port_problem& p, int resident) {
+            if (MC && (p.cols + bn - 1) / bn % 2 != 0)
+              throw std::invalid_argument("the multicast port pairs C tiles by columns: it needs an even number of 128-column tiles");
+            return plan(p, resident);
+          },
+          impl, MC ? 90 : 0, MC ? porter::launch_options{}.cluster(dim3(2)) : porter::launch_options{});
+    };
+    using std::integral_constant;
+    variant(integral_constant<int, S + 2>{}, std::false_type{}, integral_constant<int, S - 1>{}, "porter-s6");
+    variant(integral_constant<int, S>{}, std::true_type{}, integral_constant<int, S - 1>{}, "porter-multicast");
+    variant(integral_constant<int, S + 2>{}, std::true_type{}, integral_constant<int, S - 1>{}, "porter-multicast-s6");
   }
 }
 

@@ -73,26 +73,43 @@ __global__ void __launch_bounds__(tilesum::threads)
 /// minimum of 2 CTAs per SM, which the before gets without asking (119 registers): without it ptxas
 /// gave the staged instantiation 163-187 registers (sm_90, once the staged copy's interior walk
 /// freed registers for more loads in flight), one CTA per SM, and the H200 ran it 1.48x slower.
-template <class Path, int S>
+///
+/// Multicast (impl "porter-multicast"): launched in clusters of 2 CTAs along x, the two CTAs of a
+/// cluster compute the C tiles (tm, 2j) and (tm, 2j + 1) (the grid's row-major order, with an even
+/// number of tile columns), so their At K-tiles are the same: the ring is a
+/// porter::cluster_multicast one and At is copied with porter::multicast (on tma: one read from L2
+/// per cluster, landing in both CTAs; the issuing CTA alternates), B as before. The kernel ends
+/// with porter::cluster_sync(), so no CTA exits while its peer may still multicast into it.
+///
+/// D (impl "porter-s6", "porter-multicast-s6": S = 6, D = 3): K-tiles issued ahead, S - 1 by default (the before's). With D < S - 1 the
+/// refill at step kt goes into the stage released D - S + 1 steps earlier, which the last reuse
+/// barrier already covers: the ring's reuse barrier then runs every S - D steps instead of every
+/// step (porter/detail/reuse_guard.hpp), for the same bytes in flight at a larger S.
+template <class Path, int S, bool Multicast = false, int D = S - 1>
 __global__ void __launch_bounds__(sgemm_shape::threads, 2)
     pb_port_cute(const __grid_constant__ porter::tiled_source<sgemm_shape::a_box> at,
                  const __grid_constant__ porter::tiled_source<sgemm_shape::b_box> b, float* __restrict__ c, int m, int n, int k) {
   using namespace sgemm_shape;
   extern __shared__ __align__(128) unsigned char smem[];
-  porter::pipeline<Path, S, a_box, b_box> pipe(smem);
+  using pipe_t = porter::pipeline<Path, S, a_box, b_box>;
+  pipe_t pipe = Multicast ? pipe_t(smem, porter::cluster_multicast) : pipe_t(smem);
   const int tiles_n = (n + bn - 1) / bn;
   const int tm = int(blockIdx.x) / tiles_n, tn = int(blockIdx.x) % tiles_n;
   const int k_tiles = (k + bk - 1) / bk;
   int k_read = 0;
   auto issue = [&] {
     auto slot = pipe.producer_acquire();
-    porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{k_read * bk, tm * bm});
+    if constexpr (Multicast)
+      porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{k_read * bk, tm * bm}, porter::multicast);
+    else
+      porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{k_read * bk, tm * bm});
     porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{k_read * bk, tn * bn});
     pipe.producer_commit(slot);
     ++k_read;
   };
-  // Prologue: K-tiles 0 .. S-2 (S = 1: none; each step then issues its own K-tile).
-  while (k_read < k_tiles && k_read < S - 1) issue();
+  // Prologue: K-tiles 0 .. D-1 (D = 0: none; each step then issues its own K-tile).
+  static_assert(D >= 0 && D <= S - 1, "pb_port_cute: 0 <= D <= S - 1 K-tiles ahead");
+  while (k_read < k_tiles && k_read < D) issue();
   const sgemm_thread th;
   float acc[8][8];
 #pragma unroll
@@ -100,14 +117,15 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
 #pragma unroll
     for (int j = 0; j < 8; ++j) acc[i][j] = 0.f;
   for (int kt = 0; kt < k_tiles; ++kt) {
-    if constexpr (S == 1) issue();
+    if constexpr (D == 0) issue();
     auto ready = pipe.consumer_wait();
-    if constexpr (S > 1)
+    if constexpr (D > 0)
       if (k_read < k_tiles) issue();
     sgemm_mma(acc, ready.template tile<0>().data(), ready.template tile<1>().data(), th);
     pipe.consumer_release(ready);
   }
   sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
+  if constexpr (Multicast) porter::cluster_sync();
 }
 
 }  // namespace pb::ports

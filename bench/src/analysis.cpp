@@ -366,6 +366,16 @@ void evaluate_targets(context& cx) {
     add_target(cx, w + ": porter/automatic >= 1.00x " + (before && before->impl == "original" ? "the original" : "the before") +
                        " (same stages and tiling; porter's planned schedule)",
                au, before, 1.00, "see the forced paths' rows of this pair for where the time goes");
+    // Issue 9: a GEMM in clusters of 2 CTAs sharing a tile through TMA multicast (porter::multicast)
+    // is not slower than the same kernel without (same stages and K-tiles ahead); its L2 reads are
+    // in --ncu (l2_read_sectors).
+    if (w == "ports/cutlass") {
+      const row* mc = best_row(cx, [&](const row& r) { return is(r, w, "porter-multicast-s6", "automatic"); });
+      const row* plain = best_row(cx, [&](const row& r) { return is(r, w, "porter-s6", "automatic"); });
+      if (mc && plain)
+        add_target(cx, w + ": porter-multicast-s6/automatic (clusters of 2 sharing At) >= 1.00x porter-s6/automatic (the same kernel without)",
+                   mc, plain, 1.00, "the multicast ring's reuse barrier is a cluster barrier (every S - D = 3 steps); --ncu shows l2_read_sectors");
+    }
   }
   // 6. The planner's stage count against the best measured one.
   for (const auto& p : cx.rep.planner) {

@@ -38,6 +38,7 @@ const metric k_metrics[] = {
     {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "dram%"},
     {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", "smem_bank_conflicts"},
     {"smsp__inst_executed.sum", "warp_instructions"},
+    {"lts__t_sectors_op_read.sum", "l2_read_sectors"},  // L2 reads in 32-byte sectors (multicast divides a shared tile's)
     {"gpu__time_duration.sum", "time"},
 };
 
