@@ -26,6 +26,14 @@ struct multicast_t {};
 inline constexpr multicast_t multicast{};
 
 namespace detail {
+/// True when lowering L can prefetch a box into L2 (prefetch_box: tma).
+template <class L, class Box, class = void>
+struct has_prefetch_box : std::false_type {};
+template <class L, class Box>
+struct has_prefetch_box<L, Box,
+                        std::void_t<decltype(L::template prefetch_box<Box>(std::declval<const tiled_source<Box>&>(),
+                                                                           std::declval<const coord<Box::rank>&>(), 0u))>>
+    : std::true_type {};
 /// True when protocol P copies a box by multicast within a cluster (copy_box_multicast: tma).
 template <class P, int I, class Box, class = void>
 struct has_copy_box_multicast : std::false_type {};
@@ -91,6 +99,26 @@ PORTER_DEVICE PORTER_FORCEINLINE void async_copy(stage_buffer<Pipe, I> dst, cons
   producer_slot<Pipe>& slot = dst.slot();
   slot.pipeline().protocol().template copy_bytes<I>(slot.stage(), dst.data(), src, bytes);
 }
+/// Bring the box of `src` at `at` (elements, outermost first; as async_copy's) into L2 ahead of a
+/// later async_copy of it through `pipe`, without landing it anywhere and without taking a stage:
+/// for example the first K-tiles of a persistent GEMM's next output tile, or a tile another CTA
+/// will read. A hint: no completion, nothing to wait for, no effect on any copy's bytes; elements
+/// outside the tensor are not fetched. Collective over the CTA (every thread calls it with the same
+/// arguments; one thread issues), and callable at any point of the pipeline's life.
+/// Lowering: tma (sm_90): cp.async.bulk.prefetch.tensor.{2..5}d.L2.global.tile through the
+/// source's tensor map (a box whose innermost coordinate is not 16-byte aligned: nothing), 1D
+/// boxes cp.async.bulk.prefetch.L2 of their 16-byte-aligned part inside the tensor. cp_async,
+/// staged and HIP: nothing (no box prefetch on those targets; prefetching line by line would cost
+/// every thread instructions for a hint). Precondition on tma: the source allows tma (porter::launch
+/// checks it) and, for rank >= 2, is a __grid_constant__ kernel parameter.
+/// Source: PTX ISA 8.x 9.7.9.25.5.3, 9.7.9.25.4.3; CUTLASS's SM90_TMA_LOAD::PREFETCH.
+template <class Pipe, class Box>
+PORTER_DEVICE PORTER_FORCEINLINE void prefetch(Pipe& pipe, const tiled_source<Box>& src, const coord<Box::rank>& at) {
+  (void)pipe;
+  using L = typename Pipe::lowering;
+  if constexpr (detail::has_prefetch_box<L, Box>::value) L::template prefetch_box<Box>(src, at, detail::thread_rank());
+}
+
 #endif  // PORTER_GPU_COMPILER
 
 }  // namespace porter

@@ -13,6 +13,11 @@
 //                                    as wrong tiles. Coordinates are random (inside, across edges,
 //                                    outside, and innermost coordinates that are not 16-byte
 //                                    aligned, which tma copies in each CTA with thread loads).
+//                                    Every step also calls porter::prefetch on a random box of the
+//                                    second tensor (edges, outside, unaligned): a hint, which must
+//                                    neither fault nor change a byte.
+//   Multicast/<path>.box1d           the same with 1D boxes: multicast falls back to each CTA's
+//                                    own copy, the prefetch to cp.async.bulk.prefetch on tma.
 // Every case: fresh random data (seed printed), TMA-legal layouts, the output poisoned (0xA5) with
 // 256-byte guards that must stay poisoned, every byte compared with the CPU reference.
 // Clusters need compute capability 9.0 (the cluster cases are skipped below it; the cases without
@@ -31,24 +36,27 @@ namespace pt = porter_test;
 namespace {
 
 /// Per step t, copy the box of `shared` at at_shared[t] into buffer 0 with porter::multicast and
-/// the box of `own` at at_own[blockIdx.x][t] into buffer 1, through a cluster-multicast ring of
+/// the box of `own` at at_own[blockIdx.x][t] into buffer 1 (after porter::prefetch of the box of
+/// `own` at at_prefetch[blockIdx.x][t], a hint that must change nothing), through a cluster-multicast ring of
 /// S stages; store both landed tiles to out + ((blockIdx.x * steps + t) * 2 + buffer) * Box::bytes.
 /// Coordinates: Box::rank ints each, outermost first. Ends with porter::cluster_sync().
 template <class Path, int S, class Box>
 __global__ void multicast_kernel(const __grid_constant__ porter::tiled_source<Box> shared,
                                  const __grid_constant__ porter::tiled_source<Box> own, const int* at_shared, const int* at_own,
-                                 unsigned char* out, int steps) {
+                                 const int* at_prefetch, unsigned char* out, int steps) {
   extern __shared__ __align__(128) unsigned char smem[];
   constexpr int R = Box::rank;
   porter::pipeline<Path, S, Box, Box> pipe(smem, porter::cluster_multicast);
   porter::run_pipeline(
       pipe, steps,
       [&](auto& slot, int t) {
-        porter::coord<R> a{}, b{};
+        porter::coord<R> a{}, b{}, f{};
         for (int d = 0; d < R; ++d) {
           a[d] = at_shared[t * R + d];
           b[d] = at_own[(int(blockIdx.x) * steps + t) * R + d];
+          f[d] = at_prefetch[(int(blockIdx.x) * steps + t) * R + d];
         }
+        porter::prefetch(pipe, own, f);  // a hint: must change no byte
         porter::async_copy(porter::buffer<0>(slot), shared, a, porter::multicast);
         porter::async_copy(porter::buffer<1>(slot), own, b);
       },
@@ -94,9 +102,10 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
     if (cluster > 1 && !clusters) continue;
     const int grid = cluster * int(1 + rng() % 3), steps = int(1 + rng() % 13);
     const int threads = (rng() % 2) ? 128 : 96;
-    std::vector<int> at_shared(std::size_t(steps) * R), at_own(std::size_t(grid) * steps * R);
+    std::vector<int> at_shared(std::size_t(steps) * R), at_own(std::size_t(grid) * steps * R), at_pf(at_own.size());
     for (int t = 0; t < steps; ++t) pt::random_coord(rng, g, &at_shared[std::size_t(t) * R]);
     for (int b = 0; b < grid * steps; ++b) pt::random_coord(rng, g, &at_own[std::size_t(b) * R]);
+    for (int b = 0; b < grid * steps; ++b) pt::random_coord(rng, g, &at_pf[std::size_t(b) * R]);
     // The reference: per CTA and step, the shared box and the CTA's own box.
     std::vector<unsigned char> want(std::size_t(grid) * steps * 2 * Box::bytes);
     for (int b = 0; b < grid; ++b)
@@ -109,10 +118,11 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
     unsigned char* dow = to_device(to.image);
     int* das = to_device(at_shared);
     int* dao = to_device(at_own);
+    int* dap = to_device(at_pf);
     unsigned char* out = nullptr;
     ASSERT_EQ(cudaMalloc(&out, want.size() + 2 * pt::guard_bytes), cudaSuccess);
     cudaMemset(out, pt::poison_byte, want.size() + 2 * pt::guard_bytes);
-    ASSERT_TRUE(dsh && dow && das && dao);
+    ASSERT_TRUE(dsh && dow && das && dao && dap);
     using T = typename Box::element_type;
     std::int64_t ext[5], str[5];
     for (int d = 0; d < R; ++d) ext[d] = g.extent[d], str[d] = g.stride[d];
@@ -130,7 +140,8 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
       porter::launch_options o{};
       if (cluster > 1) o.cluster(dim3(unsigned(cluster)));
       porter::launch<P>(o, kernel, dim3(unsigned(grid)), dim3(unsigned(threads)), smem, nullptr, src_shared, src_own,
-                        static_cast<const int*>(das), static_cast<const int*>(dao), out + pt::guard_bytes, steps);
+                        static_cast<const int*>(das), static_cast<const int*>(dao), static_cast<const int*>(dap), out + pt::guard_bytes,
+                        steps);
       std::string err;
       ASSERT_TRUE(pt::sync_launch(what + " on " + porter::path_name<P>, &err)) << err;
       std::vector<unsigned char> image(want.size() + 2 * pt::guard_bytes);
@@ -156,6 +167,7 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
     cudaFree(dow);
     cudaFree(das);
     cudaFree(dao);
+    cudaFree(dap);
   }
 }
 
@@ -168,6 +180,12 @@ TYPED_TEST(Multicast, box2d) {
   pt::test_tally tt;
   run_multicast_cases<TypeParam, 1, porter::box<float, 16, 32>>(tt, "multicast 2d S1", pt::cases(30, 3));
   run_multicast_cases<TypeParam, 3, porter::box<float, 16, 32>>(tt, "multicast 2d S3", pt::cases(60, 6));
+}
+
+TYPED_TEST(Multicast, box1d) {  // multicast falls back to each CTA's own copy; the prefetch is a bulk one
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  pt::test_tally tt;
+  run_multicast_cases<TypeParam, 2, porter::box<float, 512>>(tt, "multicast 1d S2", pt::cases(30, 3));
 }
 
 TYPED_TEST(Multicast, box3d) {

@@ -225,6 +225,23 @@ __global__ void lower_multicast2d(const __grid_constant__ porter::tiled_source<f
   porter::cluster_sync();
 }
 
+/// L2 prefetches (porter::prefetch): each step prefetches the next step's 2D box and a 1D box, then
+/// copies its own.
+template <class Path>
+__global__ void lower_prefetch2d(const __grid_constant__ porter::tiled_source<fixed_box> src,
+                                 const __grid_constant__ porter::tiled_source<box1> line, float* __restrict__ out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem_pf[];
+  porter::pipeline<Path, 2, fixed_box> pipe(smem_pf);
+  porter::for_each_tile(
+      pipe, src, steps,
+      [&](int i) {
+        porter::prefetch(pipe, src, porter::coord<2>{(i + 1) * fixed_box::dim(0), 0});
+        porter::prefetch(pipe, line, porter::coord<1>{i * box1::dim(0)});
+        return porter::coord<2>{i * fixed_box::dim(0), 0};
+      },
+      [&](const porter::tile_view<fixed_box>& t, int i) { drain(t, out, i); });
+}
+
 /// The cluster and dependent-launch helpers (porter/cluster.hpp).
 template <class Path>
 __global__ void lower_grid(unsigned* out) {
@@ -250,7 +267,9 @@ __global__ void lower_grid(unsigned* out) {
   template __global__ void lower_fixed2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>, float*, int); \
   template __global__ void lower_runtime2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>, float*, int); \
   template __global__ void lower_multicast2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>,           \
-                                                const __grid_constant__ porter::tiled_source<fixed_box>, float*, int);
+                                                const __grid_constant__ porter::tiled_source<fixed_box>, float*, int); \
+  template __global__ void lower_prefetch2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>,            \
+                                               const __grid_constant__ porter::tiled_source<box1>, float*, int);
 
 LOWERING_INSTANTIATE(porter::path::tma)
 LOWERING_INSTANTIATE(porter::path::cp_async)

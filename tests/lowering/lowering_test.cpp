@@ -150,7 +150,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
   for (int sm : {75, 80, 90}) {
     const ptx_module& m = module(sm);
     EXPECT_EQ(m.target(), "sm_" + std::to_string(sm));
-    EXPECT_EQ(m.entries().size(), 42u) << "sm_" << sm;  // 7 forms x 3 paths (+ lower_held2d, lower_grid, lower_roles2d, lower_aligned2d, lower_fixed2d, lower_runtime2d, lower_multicast2d per path)
+    EXPECT_EQ(m.entries().size(), 45u) << "sm_" << sm;  // 7 forms x 3 paths (+ lower_held2d, lower_grid, lower_roles2d, lower_aligned2d, lower_fixed2d, lower_runtime2d, lower_multicast2d, lower_prefetch2d per path)
     for (const char* f : forms)
       for (const char* p : paths) {
         const auto k = code(sm, p, f);
@@ -159,7 +159,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
       }
   }
   EXPECT_EQ(module(90, true).target(), "sm_90");
-  EXPECT_EQ(module(90, true).entries().size(), 42u);
+  EXPECT_EQ(module(90, true).entries().size(), 45u);
 }
 
 TEST(Lowering, NoKernelDividesIntegers) {
@@ -482,6 +482,29 @@ TEST(LoweringMulticast, TheTmaClusterRingMulticastsOneBoxAndSpansTheCluster) {
     const auto k = code(90, "tma", f);
     EXPECT_TRUE(lacks(k, ".multicast::cluster")) << k.label;
     EXPECT_TRUE(lacks(k, "barrier.cluster")) << k.label;
+  }
+}
+
+// ---- L2 prefetch (porter::prefetch) -------------------------------------------------------------------------
+
+// On tma a prefetch is one cp.async.bulk.prefetch.tensor per 2D box (issued by thread 0) and a
+// cp.async.bulk.prefetch.L2 for the 1D box; it neither lands bytes nor touches a barrier. On
+// cp_async and staged it is nothing: the prefetch kernel's code is the same as without it
+// (no prefetch instruction of any kind). No other kernel prefetches.
+TEST(LoweringPrefetch, TmaPrefetchesThroughTheTensorMapAndOtherPathsEmitNothing) {
+  for (bool debug : {false, true}) {
+    const auto t = code(90, "tma", "prefetch2d", debug);
+    EXPECT_GE(count_of(t, "cp.async.bulk.prefetch.tensor.2d.L2.global.tile"), 1u) << t.label;
+    EXPECT_GE(count_of(t, "cp.async.bulk.prefetch.L2.global"), 1u) << t.label;
+  }
+  for (int sm : {80, 90})
+    for (const char* p : {"cp_async", "staged"}) {
+      const auto k = code(sm, p, "prefetch2d");
+      EXPECT_TRUE(lacks(k, "prefetch.")) << k.label;  // prefetch.global, cp.async.bulk.prefetch (the kernel's name has the word)
+    }
+  for (const char* f : {"box1d", "box2d", "box3d", "bytes", "fixed2d", "runtime2d", "multicast2d"}) {
+    const auto k = code(90, "tma", f);
+    EXPECT_TRUE(lacks(k, "cp.async.bulk.prefetch")) << k.label;
   }
 }
 

@@ -116,6 +116,52 @@ struct tma_copy {
     }
   }
 
+  /// Bring the box of `src` at `at` into L2 without landing it anywhere (thread `thread` == 0
+  /// issues; every other thread returns). 2D-5D: cp.async.bulk.prefetch.tensor through the
+  /// source's tensor map (elements outside the tensor are not fetched); a box whose innermost
+  /// coordinate is not 16-byte aligned prefetches nothing (TMA takes no such coordinate). 1D: the
+  /// box's part inside the tensor, rounded inward to 16-byte boundaries, with
+  /// cp.async.bulk.prefetch. A hint: no completion, nothing to wait for, no effect on any copy's
+  /// bytes. Precondition as copy_box (a source tma allows; for rank >= 2 a __grid_constant__
+  /// parameter).
+  template <class Box>
+  static PORTER_DEVICE void prefetch_box(const tiled_source<Box>& src, const coord<Box::rank>& at, unsigned thread) {
+    using T = typename Box::element_type;
+    constexpr int R = Box::rank;
+    if (thread != 0) return;
+    if constexpr (R == 1) {
+      constexpr std::int64_t B = Box::dim(0);
+      std::int64_t lo = -std::int64_t(at[0]), hi = src.extent[0] - std::int64_t(at[0]);
+      lo = lo < 0 ? 0 : (lo > B ? B : lo);
+      hi = hi < lo ? lo : (hi > B ? B : hi);
+      const std::uintptr_t b = reinterpret_cast<std::uintptr_t>(src.ptr + (std::int64_t(at[0]) + lo));
+      const std::uintptr_t e = reinterpret_cast<std::uintptr_t>(src.ptr + (std::int64_t(at[0]) + hi));
+      const std::uintptr_t b16 = (b + 15u) & ~std::uintptr_t(15), e16 = e & ~std::uintptr_t(15);
+      // The transaction-free prefetch still takes a 32-bit size: pieces of at most 512 KiB.
+      for (std::uintptr_t p = b16; p < e16; p += (std::uintptr_t(1) << 19)) {
+        const std::uintptr_t n = e16 - p < (std::uintptr_t(1) << 19) ? e16 - p : (std::uintptr_t(1) << 19);
+        ptx::bulk_prefetch_l2(reinterpret_cast<const void*>(p), std::uint32_t(n));
+      }
+    } else {
+      if (!inner_aligned<Box>(at)) return;
+      check_source_in_debug(src);
+      const void* tmap = tensor_map_of(src);
+      constexpr int inner_scale = sizeof(T) == 16 ? 2 : 1;
+      int c[max_rank];
+#pragma unroll
+      for (int d = 0; d < R; ++d) c[d] = at[R - 1 - d];  // innermost first
+      c[0] *= inner_scale;
+      const int split = Box::dim(0) <= 256 ? Box::dim(0) : src.tma_split_rows;
+      for (int r = 0; r < Box::dim(0); r += split) {
+        const int outer = at[0] + r;
+        if constexpr (R == 2) ptx::tensor_prefetch_l2_2d(tmap, c[0], outer);
+        else if constexpr (R == 3) ptx::tensor_prefetch_l2_3d(tmap, c[0], c[1], outer);
+        else if constexpr (R == 4) ptx::tensor_prefetch_l2_4d(tmap, c[0], c[1], c[2], outer);
+        else ptx::tensor_prefetch_l2_5d(tmap, c[0], c[1], c[2], c[3], outer);
+      }
+    }
+  }
+
   /// Order this thread's generic shared-memory writes before later TMA (async-proxy) accesses:
   /// fence.proxy.async.shared::cta (PTX ISA 9.7.13.4). Called by every thread that wrote.
   static PORTER_DEVICE PORTER_FORCEINLINE void after_generic_writes() { ptx::fence_proxy_async_shared_cta(); }

@@ -101,5 +101,44 @@ PORTER_DEVICE PORTER_FORCEINLINE void tensor_copy_g2s_multicast_5d(void* dst, co
 }
 #undef PORTER_PTX_TENSOR_G2S_MC
 
+// L2 prefetches: bring a box (through its tensor map) or a byte range into L2, completing on
+// nothing and writing no shared memory. Elements outside the tensor are not fetched. Source:
+// PTX ISA 8.x 9.7.9.25.5.3 (cp.async.bulk.prefetch.tensor) and 9.7.9.25.4.3
+// (cp.async.bulk.prefetch), sm_90.
+#if PORTER_ARCH_HAS_TMA
+#  define PORTER_PTX_TENSOR_PREFETCH(DIM, COORDS, ...)                                                \
+    asm volatile("cp.async.bulk.prefetch.tensor." #DIM "d.L2.global.tile [%0, {" COORDS "}];" ::"l"(tmap), \
+                 __VA_ARGS__                                                                         \
+                 : "memory")
+#else
+#  define PORTER_PTX_TENSOR_PREFETCH(DIM, COORDS, ...) trap_with("cp.async.bulk.prefetch.tensor needs sm_90 or newer")
+#endif
+/// cp.async.bulk.prefetch.tensor.2d.L2.global.tile [tmap, {c0, c1}];   coordinates innermost first.
+PORTER_DEVICE PORTER_FORCEINLINE void tensor_prefetch_l2_2d(const void* tmap, int c0, int c1) {
+  PORTER_PTX_TENSOR_PREFETCH(2, "%1, %2", "r"(c0), "r"(c1));
+}
+/// As tensor_prefetch_l2_2d, 3D.
+PORTER_DEVICE PORTER_FORCEINLINE void tensor_prefetch_l2_3d(const void* tmap, int c0, int c1, int c2) {
+  PORTER_PTX_TENSOR_PREFETCH(3, "%1, %2, %3", "r"(c0), "r"(c1), "r"(c2));
+}
+/// As tensor_prefetch_l2_2d, 4D.
+PORTER_DEVICE PORTER_FORCEINLINE void tensor_prefetch_l2_4d(const void* tmap, int c0, int c1, int c2, int c3) {
+  PORTER_PTX_TENSOR_PREFETCH(4, "%1, %2, %3, %4", "r"(c0), "r"(c1), "r"(c2), "r"(c3));
+}
+/// As tensor_prefetch_l2_2d, 5D.
+PORTER_DEVICE PORTER_FORCEINLINE void tensor_prefetch_l2_5d(const void* tmap, int c0, int c1, int c2, int c3, int c4) {
+  PORTER_PTX_TENSOR_PREFETCH(5, "%1, %2, %3, %4, %5", "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4));
+}
+#undef PORTER_PTX_TENSOR_PREFETCH
+
+/// cp.async.bulk.prefetch.L2.global [src], size;   src 16-byte aligned, size a multiple of 16.
+PORTER_DEVICE PORTER_FORCEINLINE void bulk_prefetch_l2(const void* src, std::uint32_t size) {
+#if PORTER_ARCH_HAS_TMA
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(src), "r"(size) : "memory");
+#else
+  trap_with("cp.async.bulk.prefetch needs sm_90 or newer");
+#endif
+}
+
 #endif  // __CUDACC__
 }  // namespace porter::ptx
