@@ -235,13 +235,13 @@ class pipeline {
   /// Collective over the cluster on the tma path (ends with a cluster barrier), over the CTA
   /// elsewhere.
   PORTER_DEVICE pipeline(void* smem, cluster_multicast_t) : pipeline(smem, defer_init) {
-    init_cluster_for(detail::thread_rank(), detail::cta_size());
+    init_for<true>(detail::thread_rank(), detail::cta_size());
   }
   /// As pipeline(smem, cluster_multicast), for a CTA of exactly N threads (porter::cta_threads<N>).
   template <unsigned N>
   PORTER_DEVICE pipeline(void* smem, cluster_multicast_t, cta_threads_t<N>) : pipeline(smem, defer_init) {
     const unsigned t = checked_rank<N>();
-    init_cluster_for(t, N);
+    init_for<true>(t, N);
   }
 
   /// Construct without initialising the barriers; call init() collectively before any other call.
@@ -327,25 +327,18 @@ class pipeline {
   PORTER_DEVICE protocol_type& protocol() { return proto_; }
 
  private:
+  /// The protocol's init (Cluster: its init_cluster where the lowering has one, tma; elsewhere
+  /// the ordinary init, and every CTA then copies its own boxes), then a CTA barrier.
+  template <bool Cluster = false>
   PORTER_DEVICE void init_for(unsigned thread, unsigned nthreads) {
-    proto_.init(base_, thread, nthreads);
+    if constexpr (Cluster && detail::has_init_cluster<protocol_type>::value)
+      proto_.init_cluster(base_, thread, nthreads);
+    else
+      proto_.init(base_, thread, nthreads);
     __syncthreads();
 #if PORTER_DEBUG
     initialised_ = true;
 #endif
-  }
-  /// init_for of a cluster-multicast ring: the lowering's init_cluster where it has one (tma),
-  /// else the ordinary init (every CTA then copies its own boxes).
-  PORTER_DEVICE void init_cluster_for(unsigned thread, unsigned nthreads) {
-    if constexpr (detail::has_init_cluster<protocol_type>::value) {
-      proto_.init_cluster(base_, thread, nthreads);
-      __syncthreads();
-#if PORTER_DEBUG
-      initialised_ = true;
-#endif
-    } else {
-      init_for(thread, nthreads);
-    }
   }
   /// This thread's rank, after checking that the CTA has exactly N threads (traps otherwise).
   template <unsigned N>

@@ -55,9 +55,8 @@ struct tma_copy {
 #endif
       // Elements [lo, hi) of the box lie inside the tensor; the rest are zero.
       constexpr std::int64_t B = Box::dim(0);
-      std::int64_t lo = -std::int64_t(at[0]), hi = src.extent[0] - std::int64_t(at[0]);
-      lo = lo < 0 ? 0 : (lo > B ? B : lo);
-      hi = hi < lo ? lo : (hi > B ? B : hi);
+      std::int64_t lo, hi;
+      inside_1d<Box>(src, at, &lo, &hi);
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
       if (lo > 0) detail::fill_zero(d, std::size_t(lo) * sizeof(T), ctx);
       if (hi < B) detail::fill_zero(d + hi * sizeof(T), std::size_t(B - hi) * sizeof(T), ctx);
@@ -85,7 +84,7 @@ struct tma_copy {
       if (ctx.thread != 0) return;
       const void* tmap = tensor_map_of(src);
       ptx::mbarrier_expect_tx(ctx.barrier, std::uint32_t(Box::bytes));
-      issue_tensor<Box, false>(dst, tmap, src, at, ctx.barrier, 0);
+      issue_tensor<Box, tensor_op::copy>(dst, tmap, src, at, ctx.barrier, 0);
     }
   }
 
@@ -112,7 +111,7 @@ struct tma_copy {
       if (ctx.thread != 0) return;
       const void* tmap = tensor_map_of(src);
       ptx::mbarrier_expect_tx(ctx.barrier, std::uint32_t(Box::bytes));
-      if (rank == issuer) issue_tensor<Box, true>(dst, tmap, src, at, ctx.barrier, cta_mask);
+      if (rank == issuer) issue_tensor<Box, tensor_op::multicast>(dst, tmap, src, at, ctx.barrier, cta_mask);
     }
   }
 
@@ -126,14 +125,10 @@ struct tma_copy {
   /// parameter).
   template <class Box>
   static PORTER_DEVICE void prefetch_box(const tiled_source<Box>& src, const coord<Box::rank>& at, unsigned thread) {
-    using T = typename Box::element_type;
-    constexpr int R = Box::rank;
     if (thread != 0) return;
-    if constexpr (R == 1) {
-      constexpr std::int64_t B = Box::dim(0);
-      std::int64_t lo = -std::int64_t(at[0]), hi = src.extent[0] - std::int64_t(at[0]);
-      lo = lo < 0 ? 0 : (lo > B ? B : lo);
-      hi = hi < lo ? lo : (hi > B ? B : hi);
+    if constexpr (Box::rank == 1) {
+      std::int64_t lo, hi;
+      inside_1d<Box>(src, at, &lo, &hi);
       const std::uintptr_t b = reinterpret_cast<std::uintptr_t>(src.ptr + (std::int64_t(at[0]) + lo));
       const std::uintptr_t e = reinterpret_cast<std::uintptr_t>(src.ptr + (std::int64_t(at[0]) + hi));
       const std::uintptr_t b16 = (b + 15u) & ~std::uintptr_t(15), e16 = e & ~std::uintptr_t(15);
@@ -145,20 +140,7 @@ struct tma_copy {
     } else {
       if (!inner_aligned<Box>(at)) return;
       check_source_in_debug(src);
-      const void* tmap = tensor_map_of(src);
-      constexpr int inner_scale = sizeof(T) == 16 ? 2 : 1;
-      int c[max_rank];
-#pragma unroll
-      for (int d = 0; d < R; ++d) c[d] = at[R - 1 - d];  // innermost first
-      c[0] *= inner_scale;
-      const int split = Box::dim(0) <= 256 ? Box::dim(0) : src.tma_split_rows;
-      for (int r = 0; r < Box::dim(0); r += split) {
-        const int outer = at[0] + r;
-        if constexpr (R == 2) ptx::tensor_prefetch_l2_2d(tmap, c[0], outer);
-        else if constexpr (R == 3) ptx::tensor_prefetch_l2_3d(tmap, c[0], c[1], outer);
-        else if constexpr (R == 4) ptx::tensor_prefetch_l2_4d(tmap, c[0], c[1], c[2], outer);
-        else ptx::tensor_prefetch_l2_5d(tmap, c[0], c[1], c[2], c[3], outer);
-      }
+      issue_tensor<Box, tensor_op::prefetch>(nullptr, tensor_map_of(src), src, at, nullptr, 0);
     }
   }
 
@@ -224,10 +206,28 @@ struct tma_copy {
     return tmap;
   }
 
-  /// Thread 0's tensor copies of a 2D-5D box of `src` (tensor map `tmap`) at `at` (innermost
-  /// coordinate 16-byte aligned) into `dst`, completing on `bar`; Multicast: into every CTA of
-  /// `cta_mask` (.multicast::cluster).
-  template <class Box, bool Multicast>
+  /// Elements [*lo, *hi) of the 1D box at `at` lie inside the tensor (0 <= lo <= hi <= the box).
+  template <class Box>
+  static PORTER_DEVICE PORTER_FORCEINLINE void inside_1d(const tiled_source<Box>& src, const coord<1>& at, std::int64_t* lo,
+                                                         std::int64_t* hi) {
+    constexpr std::int64_t B = Box::dim(0);
+    std::int64_t l = -std::int64_t(at[0]), h = src.extent[0] - std::int64_t(at[0]);
+    l = l < 0 ? 0 : (l > B ? B : l);
+    h = h < l ? l : (h > B ? B : h);
+    *lo = l;
+    *hi = h;
+  }
+
+  /// What issue_tensor issues per piece of the box: a copy into this CTA, a copy into every CTA of
+  /// a cluster mask, or an L2 prefetch (no destination, no barrier).
+  enum class tensor_op { copy, multicast, prefetch };
+
+  /// Thread 0's cp.async.bulk.tensor instructions for a 2D-5D box of `src` (tensor map `tmap`) at
+  /// `at` (innermost coordinate 16-byte aligned): Op copy into `dst` completing on `bar`,
+  /// multicast likewise into every CTA of `cta_mask` (.multicast::cluster), prefetch into L2
+  /// (`dst`, `bar` and `cta_mask` unused). A box of more than 256 outer rows is issued in pieces of
+  /// the source's tma_split_rows.
+  template <class Box, tensor_op Op>
   static PORTER_DEVICE PORTER_FORCEINLINE void issue_tensor(typename Box::element_type* dst, const void* tmap, const tiled_source<Box>& src,
                                                             const coord<Box::rank>& at, std::uint64_t* bar, std::uint16_t cta_mask) {
     using T = typename Box::element_type;
@@ -245,11 +245,17 @@ struct tma_copy {
     for (int r = 0; r < Box::dim(0); r += split) {
       const int outer = at[0] + r;
       void* to = d + std::size_t(r) * slab;
-      if constexpr (Multicast) {
+      if constexpr (Op == tensor_op::multicast) {
         if constexpr (R == 2) ptx::tensor_copy_g2s_multicast_2d(to, tmap, bar, cta_mask, c[0], outer);
         else if constexpr (R == 3) ptx::tensor_copy_g2s_multicast_3d(to, tmap, bar, cta_mask, c[0], c[1], outer);
         else if constexpr (R == 4) ptx::tensor_copy_g2s_multicast_4d(to, tmap, bar, cta_mask, c[0], c[1], c[2], outer);
         else ptx::tensor_copy_g2s_multicast_5d(to, tmap, bar, cta_mask, c[0], c[1], c[2], c[3], outer);
+      } else if constexpr (Op == tensor_op::prefetch) {
+        (void)to;
+        if constexpr (R == 2) ptx::tensor_prefetch_l2_2d(tmap, c[0], outer);
+        else if constexpr (R == 3) ptx::tensor_prefetch_l2_3d(tmap, c[0], c[1], outer);
+        else if constexpr (R == 4) ptx::tensor_prefetch_l2_4d(tmap, c[0], c[1], c[2], outer);
+        else ptx::tensor_prefetch_l2_5d(tmap, c[0], c[1], c[2], c[3], outer);
       } else {
         if constexpr (R == 2) ptx::tensor_copy_g2s_2d(to, tmap, bar, c[0], outer);
         else if constexpr (R == 3) ptx::tensor_copy_g2s_3d(to, tmap, bar, c[0], c[1], outer);
