@@ -4,7 +4,7 @@
 // SM numbers (docs/design.md, invariant 8). Sources: CUDA C++ Programming Guide, "Feature Availability"
 // (__CUDA_ARCH__), PTX ISA 8.x sections 9.7.9.25 (cp.async, sm_80), 9.7.9.25.4 (cp.async.bulk,
 // sm_90), 9.7.13.15 (mbarrier, sm_80; expect_tx and try_wait, sm_90), 9.7.14.5.14 (mma with bf16
-// operands, sm_80).
+// operands, sm_80), 9.7.15 (wgmma, sm_90a: __CUDA_ARCH_FEAT_SM90_ALL).
 #pragma once
 
 #if defined(__HIPCC__) || defined(__HIP__)
@@ -44,6 +44,11 @@
 #  define PORTER_ARCH_HAS_TMA      (__CUDA_ARCH__ >= 900)   // cp.async.bulk{.tensor}, expect_tx (sm_90+)
 #  define PORTER_ARCH_HAS_CLUSTERS (__CUDA_ARCH__ >= 900)   // %cluster_ctarank, barrier.cluster, griddepcontrol (sm_90+)
 #  define PORTER_ARCH_HAS_MMA_BF16 (__CUDA_ARCH__ >= 800)   // mma.sync with bf16 operands, m16n8k16 (sm_80+)
+#  if defined(__CUDA_ARCH_FEAT_SM90_ALL)                      // warpgroup MMA: sm_90a only (arch-specific; not sm_100a)
+#    define PORTER_ARCH_HAS_WGMMA 1
+#  else
+#    define PORTER_ARCH_HAS_WGMMA 0
+#  endif
 #elif defined(__HIP_DEVICE_COMPILE__)
 #  define PORTER_DEVICE_PASS 1
 #  define PORTER_ARCH_HAS_CP_ASYNC 0
@@ -51,6 +56,7 @@
 #  define PORTER_ARCH_HAS_TMA      0
 #  define PORTER_ARCH_HAS_CLUSTERS 0
 #  define PORTER_ARCH_HAS_MMA_BF16 0
+#  define PORTER_ARCH_HAS_WGMMA 0
 #else
 #  define PORTER_DEVICE_PASS 0
 #  define PORTER_ARCH_HAS_CP_ASYNC 0
@@ -58,6 +64,7 @@
 #  define PORTER_ARCH_HAS_TMA      0
 #  define PORTER_ARCH_HAS_CLUSTERS 0
 #  define PORTER_ARCH_HAS_MMA_BF16 0
+#  define PORTER_ARCH_HAS_WGMMA 0
 #endif
 
 // Debug mode: device-side precondition checks and bounded waits that trap with a message.
@@ -87,6 +94,7 @@ struct arch {
   static constexpr bool has_mbarrier = PORTER_ARCH_HAS_MBARRIER;
   static constexpr bool has_clusters = PORTER_ARCH_HAS_CLUSTERS;  ///< thread-block clusters and dependent-launch control
   static constexpr bool has_mma_bf16 = PORTER_ARCH_HAS_MMA_BF16;  ///< warp-level mma.sync on bf16 (a consumer's, not a path's)
+  static constexpr bool has_wgmma = PORTER_ARCH_HAS_WGMMA;        ///< warpgroup wgmma.mma_async (sm_90a; a consumer's, not a path's)
   static constexpr bool hip = PORTER_HIP;
 };
 }  // namespace porter

@@ -162,6 +162,10 @@ class consumer_stage {
   consumer_stage(const consumer_stage&) = delete;
   consumer_stage& operator=(const consumer_stage&) = delete;
   consumer_stage(consumer_stage&&) = default;
+  /// Move-assignable, so that a consumer can hold the previous stage while it works on the next
+  /// (release stage i - 1 once stage i's asynchronous MMAs are issued: `prev = std::move(cur)`).
+  /// The moved-from token must not be released.
+  consumer_stage& operator=(consumer_stage&&) = default;
   PORTER_DEVICE unsigned stage() const { return stage_; }
   PORTER_DEVICE unsigned phase() const { return phase_; }
   /// View of buffer I as its box (outermost index first).

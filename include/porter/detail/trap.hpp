@@ -12,6 +12,19 @@
 #  define PORTER_STRICT_PATHS 0
 #endif
 
+/// PORTER_TRAP_MESSAGES=0 (a compile definition for a translation unit; default 1): porter's traps
+/// keep their `trap` instruction but print no message, so a kernel built that way contains no
+/// function call (printf is one). Why: ptxas serializes every wgmma.mma_async of a function that
+/// contains a call ("wgmma.mma_async instructions are serialized due to wgmma pipeline crossing
+/// function boundary at a function call", C7510), even a call on a path that ends in `trap` before
+/// the first wgmma; a warp-specialized sm_90a kernel on a porter::role_pipeline has one in release
+/// builds (the CTA-size check of its constructor). The failure then shows as the launch's error
+/// only; rebuild with messages (or PORTER_DEBUG=1) to read it. Source: measured with ptxas 13.0
+/// -v on bench/kernels/bf16gemm_wgmma.cuh (2026-12-02).
+#ifndef PORTER_TRAP_MESSAGES
+#  define PORTER_TRAP_MESSAGES 1
+#endif
+
 namespace porter::detail {
 #if PORTER_GPU_COMPILER
 /// Linear index of this thread in its CTA.
@@ -21,10 +34,14 @@ PORTER_DEVICE PORTER_FORCEINLINE unsigned thread_rank() {
 /// Threads in this CTA.
 PORTER_DEVICE PORTER_FORCEINLINE unsigned cta_size() { return blockDim.x * blockDim.y * blockDim.z; }
 
-/// Print "porter: <msg> (block b thread t)" and abort the kernel (PTX `trap`; on AMD, s_trap
+/// Print "porter: <msg> (block b thread t)" (unless PORTER_TRAP_MESSAGES=0) and abort the kernel (PTX `trap`; on AMD, s_trap
 /// through __builtin_trap). The launch then fails with an illegal-instruction / launch error.
 PORTER_DEVICE inline void trap(const char* msg) {
+#if PORTER_TRAP_MESSAGES
   printf("porter: %s (block %d,%d,%d thread %u)\n", msg, int(blockIdx.x), int(blockIdx.y), int(blockIdx.z), thread_rank());
+#else
+  (void)msg;
+#endif
 #if PORTER_HIP
   __builtin_trap();
 #else
@@ -33,8 +50,12 @@ PORTER_DEVICE inline void trap(const char* msg) {
 }
 /// As trap, naming a pipeline stage and phase (pass number over the ring, and its parity).
 PORTER_DEVICE inline void trap_stage(const char* msg, unsigned stage, unsigned phase) {
+#if PORTER_TRAP_MESSAGES
   printf("porter: %s (stage %u, phase %u, parity %u; block %d,%d,%d thread %u)\n", msg, stage, phase, phase & 1u,
          int(blockIdx.x), int(blockIdx.y), int(blockIdx.z), thread_rank());
+#else
+  (void)msg, (void)stage, (void)phase;
+#endif
 #if PORTER_HIP
   __builtin_trap();
 #else
