@@ -7,6 +7,7 @@
 #include <cuda_bf16.h>
 
 #include <porter/box.hpp>
+#include <porter/roles.hpp>
 
 namespace pb {
 
@@ -138,6 +139,34 @@ static_assert(threads == 32 * warps_m * warps_n, "one warp per warp tile");
 static_assert(wm % 16 == 0 && wn % 16 == 0 && bk % 16 == 0, "warp tiles are whole m16n8k16 tiles, B loaded two n8 tiles at a time");
 }  // namespace bf16gemm_shape
 
+// ---- bf16gemm, warpgroup consumer (sm_90a): the same GEMM and boxes as bf16gemm_shape, computed with
+// wgmma.mma_async (kernels/wgmma_consumer.cuh) by two consumer warpgroups while one producer
+// warpgroup fills the ring through a porter::role_pipeline. CTA tile 128 x 256, K-tile 64; consumer
+// warpgroup c owns rows 64 c .. 64 c + 63 (one m64n256k16 per 16 columns of K: 4 per stage, 128 fp32
+// accumulators per thread). 4 stages x 48 KiB = 192 KiB of ring (sm_90's 227 KiB per CTA).
+// Registers: without reallocation every path fits the 168 that 384 threads leave each (ptxas 13.0:
+// tma 162, cp_async 156, staged 159, no spill). roles_setmaxnreg (producers 40, consumers 232:
+// 64,512 of 65,536) is a tma row of its own: on cp_async and staged the producers' thread copies
+// spill at 40 (136 and 1,696 bytes).
+// Tiles are visited in groups of group_m tile rows (the order Triton's tutorial matmul uses), so the
+// CTAs resident at one time share A and B blocks in L2.
+namespace bf16gemm_wgmma_shape {
+using element = __nv_bfloat16;
+using roles = porter::roles<porter::warpgroups<1>, porter::warpgroups<2>>;  // every path: 162 / 156 / 159 registers, no spill
+using roles_setmaxnreg = porter::roles<porter::warpgroups<1>, porter::warpgroups<2>, porter::registers<40, 232>>;  // tma only
+constexpr int threads = int(roles::threads);          // 384
+constexpr int bm = bf16gemm_shape::bm, bn = bf16gemm_shape::bn, bk = bf16gemm_shape::bk;
+constexpr int wg_m = 64;                              // rows per consumer warpgroup (wgmma M)
+constexpr int ksteps = bk / 16;                       // wgmma k-steps per stage: 4
+constexpr int group_m = 8;                            // tile rows per rasterization group
+using a_box = bf16gemm_shape::a_box;
+using b_box = bf16gemm_shape::b_box;
+constexpr double flops_per_stage = bf16gemm_shape::flops_per_stage;
+/// wgmma is an sm_90a feature: the kernel is built for sm_90a only and needs a 9.0 device.
+constexpr int min_cc = 90;
+static_assert(bm == 2 * wg_m && bn == 256, "two consumer warpgroups of m64n256");
+}  // namespace bf16gemm_wgmma_shape
+
 /// Stage count each workload uses outside the stage sweep (compiled for every target).
 constexpr int default_stages_stream = 4;
 constexpr int default_stages_stencil = 3;
@@ -146,5 +175,6 @@ constexpr int default_stages_smallgemm = 4;  // the sample's maxPipelineStages
 constexpr int default_stages_copy2d = 4;
 constexpr int default_stages_transpose = 4;
 constexpr int default_stages_bf16gemm = 3;   // 3 x 48 KiB fits an A100's 163 KiB per CTA too (4 fits only sm_90's 227 KiB)
+constexpr int default_stages_bf16gemm_wgmma = 4;  // sm_90a only: 4 x 48 KiB of sm_90's 227 KiB
 
 }  // namespace pb

@@ -303,6 +303,14 @@ void evaluate_targets(context& cx) {
                  "mma.sync (sm_80's warp-level MMA) against cuBLAS' wgmma kernels on sm_90; see the registers, the stage sweep "
                  "and --ncu's stall reasons (barrier, short scoreboard: ldmatrix; MIO throttle)");
     }
+    // The warpgroup consumer (issue 9, part 4): wgmma with one producer warpgroup and two consumer
+    // warpgroups on a porter::role_pipeline, best of its rows on tma (with and without setmaxnreg).
+    const row* wg = best_row(cx, [&](const row& r) {
+      return r.workload == "bf16gemm" && r.size == b8 && r.impl.rfind("porter-wgmma", 0) == 0 && r.path == "tma";
+    });
+    add_target(cx, "bf16gemm 8192^3: porter-wgmma/tma (producer warpgroup + 2 consumer warpgroups) >= 0.85x cuBLAS bf16", wg, cb, 0.85,
+               "one 128 x 256 tile per CTA at a time, fp32 C stored from registers while the tensor cores idle, a persistent "
+               "round-robin grid (no cluster multicast); see --ncu (tensor pipe active, stalls)");
     const row* au = best_row(cx, [&](const row& r) { return r.workload == "bf16gemm" && r.size == b8 && r.impl == "porter" && r.path == "automatic"; });
     const row* fast = best_row(cx, [&](const row& r) {
       return r.workload == "bf16gemm" && r.size == b8 && r.impl == "porter" && !r.sweep_only && r.path != "automatic";

@@ -175,6 +175,7 @@ int main(int argc, char** argv) {
   pb::register_sweep_kernels(cx.reg);
   pb::register_boxsize_kernels(cx.reg);
   pb::register_bf16gemm_kernels(cx.reg);
+  pb::register_bf16gemm_wgmma_kernels(cx.reg);
   pb::register_manual_kernels(cx.reg);
   pb::register_manual_tma_kernels(cx.reg);
   pb::register_cuda_pipeline_kernels(cx.reg);

@@ -209,7 +209,7 @@ int ncu_child(context& cx) {
   auto label_of = [](const std::string& w, const kernel_desc& d) {
     return w + " " + d.impl + "/" + d.path + " S=" + std::to_string(d.stages);
   };
-  auto wanted = [](const kernel_desc& d, int def) { return d.stages == def; };
+  auto wanted = [](const kernel_desc& d, int def) { return d.stages == (d.default_stages > 0 ? d.default_stages : def); };
   void* a = nullptr;
   void* b = nullptr;
   const long long n = 1LL << 28;

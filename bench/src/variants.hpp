@@ -29,6 +29,7 @@ struct kernel_desc {
   bool async_copies = true; ///< false for the staged path (synchronous loads, CTA barrier)
   const void* func = nullptr;  ///< the __global__ function (occupancy, attributes)
   std::string kernel;       ///< function name as ncu shows it, e.g. "pb_stream"
+  int default_stages = 0;   ///< this kernel's main-table stage count when it has its own (0: the workload's)
 };
 
 /// CTAs of `d` per SM on this device (0: does not fit); sets the >48 KiB shared-memory attribute
@@ -168,6 +169,7 @@ void register_default_kernels(registry& r);  ///< porter kernels at the default 
 void register_boxsize_kernels(registry& r);  ///< the boxsize sweep: every box size, every path and automatic
 void register_sweep_kernels(registry& r);    ///< porter kernels at the other stage counts 1..8
 void register_bf16gemm_kernels(registry& r); ///< the bf16 tensor-core GEMM at its default stages, every path and automatic (all targets)
+void register_bf16gemm_wgmma_kernels(registry& r);  ///< the bf16 GEMM with wgmma and producer/consumer roles, every path (sm_90a only)
 void register_manual_kernels(registry& r);   ///< hand-written cp.async pipelines, stages 1..8
 void register_manual_tma_kernels(registry& r);  ///< hand-written TMA pipelines, stages 1..8
 void register_cuda_pipeline_kernels(registry& r);  ///< smallgemm with cuda::pipeline, stages 1..8

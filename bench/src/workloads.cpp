@@ -189,29 +189,38 @@ void run_variants(context& cx, const std::vector<variant<Problem>>& list, Select
   }
 }
 
-bool is_default(const kernel_desc& d, int def) { return d.stages == def; }
+bool is_default(const kernel_desc& d, int def) { return d.stages == (d.default_stages > 0 ? d.default_stages : def); }
 
-/// Mark porter rows of `workload size` whose checksum differs from the first porter row's
-/// (the paths promise bit-identical results); note whether the other rows match.
+/// The rows whose results must agree bit for bit: the porter rows of one compute order. Every porter
+/// kernel of a workload shares one order on every path, stage count and schedule, except the wgmma
+/// bf16 GEMM ("porter-wgmma*": another MMA, another summation order), which agrees with itself.
+static std::string checksum_family(const row& r) { return r.impl.rfind("porter-wgmma", 0) == 0 ? "porter-wgmma" : "porter"; }
+
+/// Mark porter rows of `workload size` whose checksum differs from the first porter row of their
+/// family (checksum_family: the paths promise bit-identical results); note whether the other rows
+/// match the first porter row.
 void compare_checksums(context& cx, const std::string& workload, const std::string& size) {
-  const row* ref = nullptr;
+  std::map<std::string, const row*> refs;
+  const row* first = nullptr;
   for (auto& r : cx.rep.rows) {
     if (r.workload != workload || r.size != size || !r.ok()) continue;
     auto pos = r.check.find("checksum ");
     if (pos == std::string::npos) continue;
     const std::string sum = r.check.substr(pos + 9, 16);
-    const bool porter_row = r.impl.rfind("porter", 0) == 0;  // porter, porter-persistent, porter-per-tile
-    if (!ref) {
-      if (porter_row) ref = &r;
-      continue;
-    }
-    const std::string rsum = ref->check.substr(ref->check.find("checksum ") + 9, 16);
-    const bool same = sum == rsum;
-    if (porter_row && !same) {
-      r.status = "FAILED: result differs bitwise from porter/" + ref->path + " S=" + std::to_string(ref->stages) +
-                 " (paths and stage counts must give bit-identical results)";
-    } else if (!porter_row) {
-      r.check += same ? "; bit-identical to porter" : "; not bit-identical to porter";
+    const bool porter_row = r.impl.rfind("porter", 0) == 0;  // porter, porter-persistent, porter-per-tile, porter-wgmma
+    auto sum_of = [](const row* x) { return x->check.substr(x->check.find("checksum ") + 9, 16); };
+    if (porter_row) {
+      const row*& ref = refs[checksum_family(r)];
+      if (!first) first = &r;
+      if (!ref) {
+        ref = &r;
+        continue;
+      }
+      if (sum != sum_of(ref))
+        r.status = "FAILED: result differs bitwise from " + ref->impl + "/" + ref->path + " S=" + std::to_string(ref->stages) +
+                   " (paths and stage counts must give bit-identical results)";
+    } else if (first) {
+      r.check += sum == sum_of(first) ? "; bit-identical to porter" : "; not bit-identical to porter";
     }
   }
 }

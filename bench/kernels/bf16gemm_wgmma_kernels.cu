@@ -1,0 +1,65 @@
+// bench/kernels/bf16gemm_wgmma_kernels.cu — the warpgroup-MMA bf16 GEMM (bf16gemm_wgmma.cuh) on every
+// path, as bf16gemm rows of impl "porter-wgmma": one producer warpgroup and two consumer warpgroups
+// through a porter::role_pipeline, persistent grid (one CTA per SM: 192 KiB of ring), 3 and 4
+// stages (4 is the default), and on tma "porter-wgmma-setmaxnreg" (the roles with register
+// reallocation). Compiled with PORTER_TRAP_MESSAGES=0 (bench/CMakeLists.txt; porter/detail/trap.hpp
+// says why: a printf call in the kernel serializes its wgmma). Built for sm_90a only (bench/CMakeLists.txt: wgmma is an arch-specific
+// feature); with no sm_90 target in PORTER_CUDA_ARCHITECTURES (PB_WGMMA_NO_TARGETS) it registers
+// nothing and the wgmma target line reads n/a.
+#include "porter_register.cuh"
+#if !defined(PB_WGMMA_NO_TARGETS)
+#include "bf16gemm_wgmma.cuh"
+#endif
+
+namespace pb {
+
+#if !defined(PB_WGMMA_NO_TARGETS)
+namespace {
+/// The wgmma kernel on path `Path` with `S` stages: a persistent schedule over the tiles (the
+/// producer runs ahead across tiles), launched with uses_role_pipeline so that porter::launch
+/// refuses devices and binaries the role protocol cannot run on.
+template <class Path, int S, class Roles = bf16gemm_wgmma_shape::roles>
+void add_bf16gemm_wgmma(registry& r, const char* impl) {
+  using namespace bf16gemm_wgmma_shape;
+  using Pipe = porter::role_pipeline<Path, Roles, S, a_box, b_box>;
+  auto* k = &pb_bf16gemm_wgmma<Path, S, Roles>;
+  kernel_desc d = porter_desc<Path, Pipe>(threads, reinterpret_cast<const void*>(k), "pb_bf16gemm_wgmma", sched_mode::persistent);
+  d.impl = impl;
+  d.default_stages = default_stages_bf16gemm_wgmma;
+  d.min_cc = d.min_cc > min_cc ? d.min_cc : min_cc;
+  r.bf16gemm.push_back({d, [k](const bf16gemm_problem& p, int grid) -> launcher {
+                          const std::int64_t ea[2] = {p.m, p.k}, eb[2] = {p.n, p.k};
+                          auto sa = porter::make_tiled_source<a_box>(p.a, ea);
+                          auto sb = porter::make_tiled_source<b_box>(p.b, eb);
+                          const long long tiles = static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+                          const porter::tile_schedule sc = porter::persistent_schedule(tiles, grid);
+                          const porter::launch_options o = porter::launch_options{}.uses_role_pipeline();
+                          return [=](cudaStream_t s) {
+                            porter::launch<Path>(o, k, dim3(sc.grid_ctas()), dim3(threads), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n,
+                                                 p.k, sc);
+                          };
+                        }});
+}
+
+template <int S>
+void add_bf16gemm_wgmma_paths(registry& r) {
+  add_bf16gemm_wgmma<porter::path::tma, S>(r, "porter-wgmma");
+  add_bf16gemm_wgmma<porter::path::cp_async, S>(r, "porter-wgmma");
+  add_bf16gemm_wgmma<porter::path::staged, S>(r, "porter-wgmma");
+}
+}  // namespace
+#endif
+
+void register_bf16gemm_wgmma_kernels(registry& r) {
+#if defined(PB_WGMMA_NO_TARGETS)
+  (void)r;
+#else
+  add_bf16gemm_wgmma_paths<default_stages_bf16gemm_wgmma>(r);
+  add_bf16gemm_wgmma_paths<3>(r);
+  // The same kernel with register reallocation (producers 40, consumers 232: setmaxnreg), tma only.
+  add_bf16gemm_wgmma<porter::path::tma, default_stages_bf16gemm_wgmma, bf16gemm_wgmma_shape::roles_setmaxnreg>(
+      r, "porter-wgmma-setmaxnreg");
+#endif
+}
+
+}  // namespace pb

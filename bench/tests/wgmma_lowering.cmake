@@ -1,0 +1,72 @@
+# bench/tests/wgmma_lowering.cmake — what the compiler made of porter-bench's warpgroup-MMA GEMM
+# (kernels/bf16gemm_wgmma_kernels.cu, sm_90a), read from the PTX and ptxas log that
+# tools/nvcc_keep.sh kept (no GPU needed):
+#   * every instantiation issues wgmma.mma_async m64n256k16 and makes no function call (no vprintf:
+#     the TU is built with PORTER_TRAP_MESSAGES=0), and ptxas reports no C7510 ("wgmma.mma_async
+#     instructions are serialized ... at a function call");
+#   * no instantiation spills (ptxas "0 bytes spill stores");
+#   * the tma instantiations issue cp.async.bulk.tensor, the cp_async ones cp.async, and only the
+#     setmaxnreg row carries setmaxnreg.
+# Usage: cmake -DDIR=<keep dir>/bf16gemm_wgmma_kernels -P wgmma_lowering.cmake
+file(READ "${DIR}/bf16gemm_wgmma_kernels.ptx" _ptx)
+file(READ "${DIR}/ptxas.log" _log)
+if(_log MATCHES "C7510")
+  message(FATAL_ERROR "ptxas serialized wgmma (C7510) in porter-bench's wgmma kernels:\n${_log}")
+endif()
+string(REGEX MATCHALL "[0-9]+ bytes spill stores" _spills "${_log}")
+list(LENGTH _spills _n)
+if(_n LESS 7)
+  message(FATAL_ERROR "expected ptxas resource lines for 7 wgmma kernels, found ${_n}:\n${_log}")
+endif()
+foreach(_s IN LISTS _spills)
+  if(NOT _s STREQUAL "0 bytes spill stores")
+    message(FATAL_ERROR "a wgmma kernel spills (${_s}):\n${_log}")
+  endif()
+endforeach()
+# Split the PTX into its entry functions.
+string(REGEX MATCHALL "\\.entry [A-Za-z0-9_]+" _entries "${_ptx}")
+list(LENGTH _entries _ne)
+if(NOT _ne EQUAL 7)
+  message(FATAL_ERROR "expected 7 pb_bf16gemm_wgmma entries in the PTX, found ${_ne}")
+endif()
+# Entry i's body: from its ".entry" to the next one's (string positions: the PTX is full of ';', so
+# it cannot be a CMake list).
+set(_starts "")
+foreach(_e IN LISTS _entries)
+  string(FIND "${_ptx}" "${_e}" _pos)
+  list(APPEND _starts ${_pos})
+endforeach()
+string(LENGTH "${_ptx}" _len)
+list(APPEND _starts ${_len})
+set(_setmax 0)
+math(EXPR _last "${_ne} - 1")
+foreach(_i RANGE ${_last})
+  math(EXPR _j "${_i} + 1")
+  list(GET _starts ${_i} _b)
+  list(GET _starts ${_j} _e)
+  math(EXPR _l "${_e} - ${_b}")
+  string(SUBSTRING "${_ptx}" ${_b} ${_l} _body)
+  list(GET _entries ${_i} _name)
+  if(NOT _body MATCHES "wgmma\\.mma_async\\.sync\\.aligned\\.m64n256k16\\.f32\\.bf16\\.bf16")
+    message(FATAL_ERROR "${_name}: no wgmma.mma_async m64n256k16")
+  endif()
+  if(_body MATCHES "call\\.uni|vprintf")
+    message(FATAL_ERROR "${_name}: makes a function call (ptxas would serialize its wgmma)")
+  endif()
+  if(_name MATCHES "4path3tma" AND NOT _body MATCHES "cp\\.async\\.bulk\\.tensor\\.2d")
+    message(FATAL_ERROR "${_name}: the tma instantiation issues no cp.async.bulk.tensor")
+  endif()
+  if(_name MATCHES "4path8cp_async" AND NOT _body MATCHES "cp\\.async\\.cg\\.shared\\.global|cp\\.async\\.ca\\.shared\\.global")
+    message(FATAL_ERROR "${_name}: the cp_async instantiation issues no cp.async")
+  endif()
+  if(_body MATCHES "setmaxnreg")
+    math(EXPR _setmax "${_setmax} + 1")
+    if(NOT _name MATCHES "registersILi40ELi232E")
+      message(FATAL_ERROR "${_name}: setmaxnreg without a register request")
+    endif()
+  endif()
+endforeach()
+if(NOT _setmax EQUAL 1)
+  message(FATAL_ERROR "expected setmaxnreg in exactly the one roles_setmaxnreg kernel, found ${_setmax}")
+endif()
+message(STATUS "wgmma lowering: 7 kernels, wgmma m64n256k16 in each, no call, no C7510, no spill")
