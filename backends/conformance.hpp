@@ -12,17 +12,20 @@
 //   * is an empty, trivially default-constructible struct;
 //   * names a concrete path tag: `using path = porter::path::tma` (a type with `static constexpr
 //     path_id id`, `name`, `completion`, `min_compute_capability`, `nvidia_only`);
-//   * has the copies, for boxes of every rank (1..5) and element size (1..16 B):
-//       template <class Box> static void copy_box(typename Box::element_type* dst,
+//   * has the copies, for boxes of every rank (1..5) and element size (1..16 B), each taking an L2
+//     hint (porter/cache_hint.hpp) as a template parameter that defaults to cache_hint::none:
+//       template <class Box, cache_hint H = cache_hint::none> static void copy_box(typename Box::element_type* dst,
 //           const tiled_source<Box>& src, const coord<Box::rank>& at, const detail::copy_context& ctx)
+//       template <cache_hint H = cache_hint::none>
 //       static void copy_bytes(void* dst, const void* src, std::size_t bytes, const detail::copy_context& ctx)
 //   * has `template <class Ring> protocol` (for rings of 1..8 stages and one or two buffers), a
 //     class whose per-thread object the pipeline holds, with
 //       void init(unsigned char* header, unsigned thread, unsigned nthreads)
 //       void acquire(unsigned stage, unsigned pass)
-//       template <int I, class Box> void copy_box(unsigned stage, typename Box::element_type* dst,
-//           const tiled_source<Box>& src, const coord<Box::rank>& at)
-//       template <int I> void copy_bytes(unsigned stage, void* dst, const void* src, std::size_t bytes)
+//       template <int I, class Box, cache_hint H = cache_hint::none> void copy_box(unsigned stage,
+//           typename Box::element_type* dst, const tiled_source<Box>& src, const coord<Box::rank>& at)
+//       template <int I, cache_hint H = cache_hint::none> void copy_bytes(unsigned stage, void* dst,
+//           const void* src, std::size_t bytes)
 //       void commit(unsigned stage, unsigned pass)
 //       void wait(unsigned stage, unsigned pass, unsigned pending_after)
 //       void release(unsigned stage, unsigned pass)
@@ -37,6 +40,8 @@
 //       template <int N> static void store_wait_read_before_release(const detail::copy_context& ctx)
 //       template <int N> static void store_wait_write(const detail::copy_context& ctx)
 //   * has static void after_generic_writes() (a consumer wrote into a landed stage; porter::stage_written)
+//   * has static void before_async_proxy_reads() (a consumer reads a landed stage through the async
+//     proxy, as wgmma does; porter::async_proxy_reads)
 //   * (CUDA builds) has `template <class Ring, class Roles> role_protocol` (porter::role_pipeline), with
 //     the protocol's operations plus commit_written(stage, pass), void enter_role(bool producer) and
 //     void sync_role(bool producer)
@@ -71,6 +76,7 @@
 #include <type_traits>
 
 #include "porter/box.hpp"
+#include "porter/cache_hint.hpp"
 #include "porter/destination.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/path.hpp"
@@ -85,16 +91,26 @@ namespace conformance_detail {
 template <class L, class = void> struct path_of { using type = void; };
 template <class L> struct path_of<L, std::void_t<typename L::path>> { using type = typename L::path; };
 
-/// The type of &L::copy_box<Box>, or void when there is no such (unambiguous) member.
-template <class L, class Box, class = void> struct copy_box_of { using type = void; };
+/// The type of &L::copy_box<Box> (H = none: the default must exist) or &L::copy_box<Box, H>, or
+/// void when there is no such (unambiguous) member.
+template <class L, class Box, cache_hint H, class = void> struct copy_box_of { using type = void; };
 template <class L, class Box>
-struct copy_box_of<L, Box, std::void_t<decltype(&L::template copy_box<Box>)>> {
+struct copy_box_of<L, Box, cache_hint::none, std::void_t<decltype(&L::template copy_box<Box>)>> {
   using type = decltype(&L::template copy_box<Box>);
 };
+template <class L, class Box, cache_hint H>
+struct copy_box_of<L, Box, H, std::enable_if_t<H != cache_hint::none, std::void_t<decltype(&L::template copy_box<Box, H>)>>> {
+  using type = decltype(&L::template copy_box<Box, H>);
+};
 
-/// The type of &L::copy_bytes, or void when there is no such (unambiguous) member.
-template <class L, class = void> struct copy_bytes_of { using type = void; };
-template <class L> struct copy_bytes_of<L, std::void_t<decltype(&L::copy_bytes)>> { using type = decltype(&L::copy_bytes); };
+/// The type of &L::copy_bytes<> (H = none) or &L::copy_bytes<H>, or void when there is none.
+template <class L, cache_hint H, class = void> struct copy_bytes_of { using type = void; };
+template <class L>
+struct copy_bytes_of<L, cache_hint::none, std::void_t<decltype(&L::template copy_bytes<>)>> { using type = decltype(&L::template copy_bytes<>); };
+template <class L, cache_hint H>
+struct copy_bytes_of<L, H, std::enable_if_t<H != cache_hint::none, std::void_t<decltype(&L::template copy_bytes<H>)>>> {
+  using type = decltype(&L::template copy_bytes<H>);
+};
 
 /// The reference signatures (docs/design.md, "The lowering contract").
 template <class Box>
@@ -103,7 +119,14 @@ using copy_box_signature = void (*)(typename Box::element_type*, const tiled_sou
 using copy_bytes_signature = void (*)(void*, const void*, std::size_t, const porter::detail::copy_context&);
 
 template <class L, class Box>
-inline constexpr bool copy_box_matches = std::is_same_v<typename copy_box_of<L, Box>::type, copy_box_signature<Box>>;
+inline constexpr bool copy_box_matches = std::is_same_v<typename copy_box_of<L, Box, cache_hint::none>::type, copy_box_signature<Box>> &&
+                                         std::is_same_v<typename copy_box_of<L, Box, cache_hint::evict_first>::type, copy_box_signature<Box>> &&
+                                         std::is_same_v<typename copy_box_of<L, Box, cache_hint::evict_last>::type, copy_box_signature<Box>>;
+/// copy_bytes with its default hint and with a hint.
+template <class L>
+inline constexpr bool copy_bytes_matches = std::is_same_v<typename copy_bytes_of<L, cache_hint::none>::type, copy_bytes_signature> &&
+                                           std::is_same_v<typename copy_bytes_of<L, cache_hint::evict_normal>::type, copy_bytes_signature> &&
+                                           std::is_same_v<typename copy_bytes_of<L, cache_hint::evict_first>::type, copy_bytes_signature>;
 
 /// Boxes of every rank and element size the API allows: the signatures must agree for all of them.
 template <class L>
@@ -143,6 +166,10 @@ template <class L> struct store_wait_write_of<L, std::void_t<decltype(&L::templa
   using type = decltype(&L::template store_wait_write<1>);
 };
 
+template <class L, class = void> struct before_async_proxy_reads_of { using type = void; };
+template <class L> struct before_async_proxy_reads_of<L, std::void_t<decltype(&L::before_async_proxy_reads)>> {
+  using type = decltype(&L::before_async_proxy_reads);
+};
 template <class L, class = void> struct after_generic_writes_of { using type = void; };
 template <class L> struct after_generic_writes_of<L, std::void_t<decltype(&L::after_generic_writes)>> {
   using type = decltype(&L::after_generic_writes);
@@ -192,6 +219,16 @@ template <class P, class = void> struct pcopy_bytes_of { using type = void; };
 template <class P> struct pcopy_bytes_of<P, std::void_t<decltype(&P::template copy_bytes<0>)>> {
   using type = decltype(&P::template copy_bytes<0>);
 };
+/// The hinted forms (an L2 hint as the last template argument).
+template <class P, class Box, class = void> struct pcopy_box_hinted_of { using type = void; };
+template <class P, class Box>
+struct pcopy_box_hinted_of<P, Box, std::void_t<decltype(&P::template copy_box<0, Box, cache_hint::evict_last>)>> {
+  using type = decltype(&P::template copy_box<0, Box, cache_hint::evict_last>);
+};
+template <class P, class = void> struct pcopy_bytes_hinted_of { using type = void; };
+template <class P> struct pcopy_bytes_hinted_of<P, std::void_t<decltype(&P::template copy_bytes<0, cache_hint::evict_first>)>> {
+  using type = decltype(&P::template copy_bytes<0, cache_hint::evict_first>);
+};
 template <class P, class = void> struct stages_of { static constexpr int value = -1; };
 template <class P> struct stages_of<P, std::void_t<decltype(P::stages)>> { static constexpr int value = P::stages; };
 
@@ -219,7 +256,9 @@ constexpr bool protocol_type_matches() {
            std::is_same_v<typename acquire_of<P>::type, member_step<P>> && std::is_same_v<typename commit_of<P>::type, member_step<P>> &&
            std::is_same_v<typename release_of<P>::type, member_step<P>> && std::is_same_v<typename wait_of<P>::type, member_wait<P>> &&
            std::is_same_v<typename pcopy_box_of<P, B>::type, member_copy_box<P, B>> &&
-           std::is_same_v<typename pcopy_bytes_of<P>::type, member_copy_bytes<P>> && stages_of<P>::value == Ring::stages;
+           std::is_same_v<typename pcopy_bytes_of<P>::type, member_copy_bytes<P>> &&
+           std::is_same_v<typename pcopy_box_hinted_of<P, B>::type, member_copy_box<P, B>> &&
+           std::is_same_v<typename pcopy_bytes_hinted_of<P>::type, member_copy_bytes<P>> && stages_of<P>::value == Ring::stages;
   }
 }
 
@@ -309,12 +348,15 @@ constexpr bool check_conformance() {
                 "porter lowering conformance: a lowering names its concrete path tag: using path = porter::path::tma, "
                 "porter::path::cp_async or porter::path::staged.");
   static_assert(cd::copy_box_matches_all<L>,
-                "porter lowering conformance: copy_box must be: template <class Box> static void copy_box(typename "
-                "Box::element_type* dst, const tiled_source<Box>& src, const coord<Box::rank>& at, const "
-                "detail::copy_context& ctx).");
-  static_assert(std::is_same_v<typename cd::copy_bytes_of<L>::type, cd::copy_bytes_signature>,
-                "porter lowering conformance: copy_bytes must be: static void copy_bytes(void* dst, const void* src, "
-                "std::size_t bytes, const detail::copy_context& ctx).");
+                "porter lowering conformance: copy_box must be: template <class Box, cache_hint H = cache_hint::none> static "
+                "void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src, const coord<Box::rank>& at, "
+                "const detail::copy_context& ctx).");
+  static_assert(cd::copy_bytes_matches<L>,
+                "porter lowering conformance: copy_bytes must be: template <cache_hint H = cache_hint::none> static void "
+                "copy_bytes(void* dst, const void* src, std::size_t bytes, const detail::copy_context& ctx).");
+  static_assert(std::is_same_v<typename cd::before_async_proxy_reads_of<L>::type, void (*)()>,
+                "porter lowering conformance: before_async_proxy_reads must be: static void before_async_proxy_reads() "
+                "(what a consumer needs before reading a landed stage through the async proxy, e.g. with wgmma).");
   static_assert(std::is_same_v<typename cd::after_generic_writes_of<L>::type, void (*)()>,
                 "porter lowering conformance: after_generic_writes must be: static void after_generic_writes() (what a "
                 "consumer's writes into a landed stage need before the stage is refilled).");
@@ -328,9 +370,9 @@ constexpr bool check_conformance() {
   static_assert(cd::protocol_matches_all<L>(),
                 "porter lowering conformance: template <class Ring> protocol must have init(unsigned char*, unsigned, "
                 "unsigned), acquire/commit/release(unsigned stage, unsigned pass), wait(unsigned stage, unsigned pass, "
-                "unsigned pending_after), template <int I, class Box> copy_box(unsigned stage, element*, const "
-                "tiled_source<Box>&, const coord<rank>&), template <int I> copy_bytes(unsigned stage, void*, const void*, "
-                "std::size_t) and static constexpr int stages.");
+                "unsigned pending_after), template <int I, class Box, cache_hint H = cache_hint::none> copy_box(unsigned stage, "
+                "element*, const tiled_source<Box>&, const coord<rank>&), template <int I, cache_hint H = cache_hint::none> "
+                "copy_bytes(unsigned stage, void*, const void*, std::size_t) and static constexpr int stages.");
 #if !PORTER_HIP  // the AMD flavour has no role protocol yet (porter/staged/role_protocol.hpp, AMD)
   static_assert(cd::role_protocol_matches_all<L>(),
                 "porter lowering conformance: template <class Ring, class Roles> role_protocol must have the protocol's "

@@ -4,6 +4,9 @@
 //   async_copy(slot, src, at)                 box at `at` of src into the stage's buffer 0
 //   async_copy(buffer<I>(slot), src, at)      ... into buffer I (several sources per stage)
 //   async_copy(buffer<I>(slot), ptr, bytes)   a contiguous byte range into buffer I
+// Each form takes an optional last argument, an L2 eviction hint (porter::evict_first,
+// evict_last, evict_normal; porter/cache_hint.hpp): on tma the copy's instructions carry it,
+// elsewhere it is nothing. It never changes the bytes that land.
 // All threads of the CTA call it with the same arguments, between producer_acquire and
 // producer_commit. The copy takes the pipeline's path: its lowering's protocol issues it
 // (lowering_for<Path>::protocol::copy_box / copy_bytes) and completes it.
@@ -13,6 +16,7 @@
 #include <utility>
 
 #include "porter/box.hpp"
+#include "porter/cache_hint.hpp"
 #include "porter/detail/trap.hpp"
 #include "porter/pipeline.hpp"
 #include "porter/source.hpp"
@@ -54,10 +58,23 @@ struct has_copy_box_multicast<P, I, Box,
 /// cudaErrorIllegalInstruction (the all-zero tensor map; porter/tma/copy.hpp).
 template <class Pipe, int I, class Box>
 PORTER_DEVICE PORTER_FORCEINLINE void async_copy(stage_buffer<Pipe, I> dst, const tiled_source<Box>& src, const coord<Box::rank>& at) {
+  async_copy(dst, src, at, l2_hint_t<cache_hint::none>{});
+}
+
+/// As async_copy(dst, src, at), the lines the copy reads from global memory taking L2 eviction
+/// priority H (porter::evict_first / evict_last / evict_normal). The same bytes land, with the same
+/// completion. Lowering: tma (sm_90) cp.async.bulk.tensor / cp.async.bulk ... .L2::cache_hint
+/// with a createpolicy.fractional policy of fraction 1.0; cp_async (its hinted cp.async faulted on
+/// the H200 in some kernel shapes: porter/cp_async/copy.hpp), staged, HIP and tma's thread-load
+/// fallback (boxes at an innermost coordinate that is not 16-byte aligned): no hint. Source: PTX
+/// ISA 8.x, "createpolicy", 9.7.9.25.4-5.
+template <class Pipe, int I, class Box, cache_hint H>
+PORTER_DEVICE PORTER_FORCEINLINE void async_copy(stage_buffer<Pipe, I> dst, const tiled_source<Box>& src, const coord<Box::rank>& at,
+                                                 l2_hint_t<H>) {
   static_assert(std::is_same_v<typename stage_buffer<Pipe, I>::box_type, Box>,
                 "porter::async_copy: the source's box type must be the same as the stage buffer's box type.");
   producer_slot<Pipe>& slot = dst.slot();
-  slot.pipeline().protocol().template copy_box<I, Box>(slot.stage(), dst.data(), src, at);
+  slot.pipeline().protocol().template copy_box<I, Box, H>(slot.stage(), dst.data(), src, at);
 }
 
 /// As async_copy(dst, src, at), for a box that every CTA of the cluster copies with the same `src`
@@ -70,20 +87,34 @@ PORTER_DEVICE PORTER_FORCEINLINE void async_copy(stage_buffer<Pipe, I> dst, cons
 template <class Pipe, int I, class Box>
 PORTER_DEVICE PORTER_FORCEINLINE void async_copy(stage_buffer<Pipe, I> dst, const tiled_source<Box>& src, const coord<Box::rank>& at,
                                                  multicast_t) {
+  async_copy(dst, src, at, multicast, l2_hint_t<cache_hint::none>{});
+}
+
+/// As async_copy(dst, src, at, multicast), with L2 eviction hint H on the issuing CTA's copy (see
+/// the hinted async_copy above).
+template <class Pipe, int I, class Box, cache_hint H>
+PORTER_DEVICE PORTER_FORCEINLINE void async_copy(stage_buffer<Pipe, I> dst, const tiled_source<Box>& src, const coord<Box::rank>& at,
+                                                 multicast_t, l2_hint_t<H>) {
   static_assert(std::is_same_v<typename stage_buffer<Pipe, I>::box_type, Box>,
                 "porter::async_copy: the source's box type must be the same as the stage buffer's box type.");
   producer_slot<Pipe>& slot = dst.slot();
   auto& proto = slot.pipeline().protocol();
   if constexpr (detail::has_copy_box_multicast<std::remove_reference_t<decltype(proto)>, I, Box>::value)
-    proto.template copy_box_multicast<I, Box>(slot.stage(), dst.data(), src, at);
+    proto.template copy_box_multicast<I, Box, H>(slot.stage(), dst.data(), src, at);
   else
-    proto.template copy_box<I, Box>(slot.stage(), dst.data(), src, at);
+    proto.template copy_box<I, Box, H>(slot.stage(), dst.data(), src, at);
 }
 
 /// As above, into buffer 0 of the stage.
 template <class Pipe, class Box>
 PORTER_DEVICE PORTER_FORCEINLINE void async_copy(producer_slot<Pipe>& slot, const tiled_source<Box>& src, const coord<Box::rank>& at) {
   async_copy(buffer<0>(slot), src, at);
+}
+/// As above, with L2 eviction hint H (see the hinted async_copy above).
+template <class Pipe, class Box, cache_hint H>
+PORTER_DEVICE PORTER_FORCEINLINE void async_copy(producer_slot<Pipe>& slot, const tiled_source<Box>& src, const coord<Box::rank>& at,
+                                                 l2_hint_t<H> hint) {
+  async_copy(buffer<0>(slot), src, at, hint);
 }
 
 /// Copy `bytes` contiguous bytes from global `src` (any alignment) to the start of buffer I.
@@ -92,12 +123,18 @@ PORTER_DEVICE PORTER_FORCEINLINE void async_copy(producer_slot<Pipe>& slot, cons
 /// cp_async uses chunks as wide as the source alignment allows (>= 4 B); the rest moves with loads.
 template <class Pipe, int I>
 PORTER_DEVICE PORTER_FORCEINLINE void async_copy(stage_buffer<Pipe, I> dst, const void* src, std::size_t bytes) {
+  async_copy(dst, src, bytes, l2_hint_t<cache_hint::none>{});
+}
+/// As async_copy(dst, src, bytes), with L2 eviction hint H on the cp.async.bulk copies (tma);
+/// cp_async, staged, HIP and the plain-load parts: no hint (see the hinted box copy above).
+template <class Pipe, int I, cache_hint H>
+PORTER_DEVICE PORTER_FORCEINLINE void async_copy(stage_buffer<Pipe, I> dst, const void* src, std::size_t bytes, l2_hint_t<H>) {
 #if PORTER_DEBUG
   if (bytes > stage_buffer<Pipe, I>::box_type::bytes)
     detail::trap_stage("async_copy: byte count exceeds the stage buffer", dst.slot().stage(), dst.slot().phase());
 #endif
   producer_slot<Pipe>& slot = dst.slot();
-  slot.pipeline().protocol().template copy_bytes<I>(slot.stage(), dst.data(), src, bytes);
+  slot.pipeline().protocol().template copy_bytes<I, H>(slot.stage(), dst.data(), src, bytes);
 }
 /// Bring the box of `src` at `at` (elements, outermost first; as async_copy's) into L2 ahead of a
 /// later async_copy of it through `pipe`, without landing it anywhere and without taking a stage:

@@ -55,6 +55,16 @@ namespace porter {
 struct stage_written_t {};
 inline constexpr stage_written_t stage_written{};
 
+/// Tag for consumer_wait: the consumer reads the landed stage through the async proxy (wgmma's
+/// shared-memory matrix operands, porter::wgmma_descriptor), not only with ordinary loads. After
+/// the wait every waiting thread issues what the path needs for that: cp_async and staged
+/// fence.proxy.async.shared::cta (their bytes were written through the generic proxy: cp.async,
+/// st.shared; PTX ISA 9.7.13.4 and "wgmma.fence"), tma nothing (TMA writes through the async proxy),
+/// AMD nothing. Source: PTX ISA 8.x, "Proxies" / "fence.proxy.async"; CUTLASS's
+/// fence_view_async_shared before a wgmma reads shared memory that threads wrote.
+struct async_proxy_reads_t {};
+inline constexpr async_proxy_reads_t async_proxy_reads{};
+
 /// Tag: construct a pipeline without initialising its barriers; call init() later (collectively).
 struct defer_init_t {};
 inline constexpr defer_init_t defer_init{};
@@ -318,6 +328,14 @@ class pipeline {
     ++released_;
 #endif
     proto_.release(ready.stage_, ready.phase_);
+  }
+
+  /// As consumer_wait(), for a consumer that reads the stage through the async proxy (wgmma):
+  /// porter::async_proxy_reads. Collective.
+  PORTER_DEVICE consumer_stage<pipeline> consumer_wait(async_proxy_reads_t) {
+    consumer_stage<pipeline> ready = consumer_wait();
+    lowering::before_async_proxy_reads();
+    return ready;
   }
 
   /// As consumer_release, after writing into the stage (porter::stage_written; see porter/

@@ -183,6 +183,15 @@ class role_pipeline {
     proto_.release(ready.stage_, ready.phase_);
   }
 
+  /// Consumers: as consumer_wait(), for a consumer that reads the stage through the async proxy
+  /// (wgmma's shared-memory operands): porter::async_proxy_reads (porter/pipeline.hpp) says what
+  /// each path adds after the wait (cp_async, staged: fence.proxy.async; tma: nothing).
+  PORTER_DEVICE consumer_stage<role_pipeline> consumer_wait(async_proxy_reads_t) {
+    consumer_stage<role_pipeline> ready = consumer_wait();
+    lowering::before_async_proxy_reads();
+    return ready;
+  }
+
   /// As consumer_release, after writing into the stage (porter::stage_written: on tma every
   /// consumer thread orders its generic writes before the stage's TMA refill).
   PORTER_DEVICE void consumer_release(consumer_stage<role_pipeline>& ready, stage_written_t) {

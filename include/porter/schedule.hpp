@@ -86,8 +86,14 @@ PORTER_DEVICE PORTER_FORCEINLINE void call_tile_body(Body& body, tile_view<Box> 
 /// (or a reference to it).
 template <class Pipe, class Box, class CoordOf, class Body>
 PORTER_DEVICE void for_each_tile(Pipe& pipe, const tiled_source<Box>& src, int count, CoordOf&& coord_of, Body&& body) {
+  for_each_tile(pipe, src, count, static_cast<CoordOf&&>(coord_of), static_cast<Body&&>(body), l2_hint_t<cache_hint::none>{});
+}
+/// As above, every copy with L2 eviction hint H (porter::evict_first for a stream read once;
+/// porter/cache_hint.hpp, porter::async_copy).
+template <class Pipe, class Box, class CoordOf, class Body, cache_hint H>
+PORTER_DEVICE void for_each_tile(Pipe& pipe, const tiled_source<Box>& src, int count, CoordOf&& coord_of, Body&& body, l2_hint_t<H> hint) {
   run_pipeline(
-      pipe, count, [&](auto& slot, int i) { async_copy(slot, src, coord_of(i)); },
+      pipe, count, [&](auto& slot, int i) { async_copy(slot, src, coord_of(i), hint); },
       [&](const auto& ready, int i) {
         detail::call_tile_body<Box>(body, ready.template tile<0>(), i, [&] { return coord<Box::rank>(coord_of(i)); });
       });
@@ -100,8 +106,14 @@ PORTER_DEVICE void for_each_tile(Pipe& pipe, const tiled_source<Box>& src, int c
 template <class Pipe, class Box, class CoordOf, class Body>
 PORTER_DEVICE void for_each_tile(Pipe& pipe, const tiled_source<Box>& src, const tile_schedule& schedule, CoordOf&& coord_of,
                                  Body&& body) {
+  for_each_tile(pipe, src, schedule, static_cast<CoordOf&&>(coord_of), static_cast<Body&&>(body), l2_hint_t<cache_hint::none>{});
+}
+/// As above, every copy with L2 eviction hint H (porter/cache_hint.hpp, porter::async_copy).
+template <class Pipe, class Box, class CoordOf, class Body, cache_hint H>
+PORTER_DEVICE void for_each_tile(Pipe& pipe, const tiled_source<Box>& src, const tile_schedule& schedule, CoordOf&& coord_of,
+                                 Body&& body, l2_hint_t<H> hint) {
   run_pipeline(
-      pipe, schedule.count(), [&](auto& slot, int i) { async_copy(slot, src, coord_of(schedule.tile(i))); },
+      pipe, schedule.count(), [&](auto& slot, int i) { async_copy(slot, src, coord_of(schedule.tile(i)), hint); },
       [&](const auto& ready, int i) {
         const long long t = schedule.tile(i);
         detail::call_tile_body<Box>(body, ready.template tile<0>(), t, [&] { return coord<Box::rank>(coord_of(t)); });

@@ -117,7 +117,8 @@ __device__ void store_view(unsigned char* dst, porter::tile_view<Box> tile) {
 /// The pipeline is built `Shift` bytes past the dynamic shared memory base (the ring must align
 /// itself, to its swizzle atom too, whatever the base). CtaThreads > 0: built with
 /// porter::cta_threads<CtaThreads> (the CTA size a compile-time constant; launched with exactly that).
-template <class Path, int S, class Box, int Shift = 0, unsigned CtaThreads = 0>
+/// H: the L2 hint every copy carries (porter/cache_hint.hpp; none: the unhinted async_copy).
+template <class Path, int S, class Box, int Shift = 0, unsigned CtaThreads = 0, porter::cache_hint H = porter::cache_hint::none>
 __global__ void box_kernel(const __grid_constant__ porter::tiled_source<Box> src, const porter::coord<Box::rank>* coords,
                            const int2* work, unsigned char* out, int ahead, int prefill) {
   extern __shared__ unsigned char smem_base[];
@@ -139,7 +140,8 @@ __global__ void box_kernel(const __grid_constant__ porter::tiled_source<Box> src
         dev::fill_pattern<slot_bytes>(reinterpret_cast<unsigned char*>(porter::buffer<0>(slot).data()));
         dev::publish_fill();
       }
-      porter::async_copy(slot, src, coords[first + issued]);
+      if constexpr (H == porter::cache_hint::none) porter::async_copy(slot, src, coords[first + issued]);
+      else porter::async_copy(slot, src, coords[first + issued], porter::l2_hint_t<H>{});
       pipe.producer_commit(slot);
       ++issued;
     }
@@ -157,7 +159,7 @@ __global__ void box_kernel(const __grid_constant__ porter::tiled_source<Box> src
 /// with porter::stage_written, which publishes their stores to the consumers), the
 /// consumer warps store each landed stage to its destination slot, as box_kernel does. The CTA has
 /// Roles::threads threads; `ahead` is unused (the producers run as far ahead as the ring allows).
-template <class Path, class Roles, int S, class Box>
+template <class Path, class Roles, int S, class Box, porter::cache_hint H = porter::cache_hint::none>
 __global__ void role_box_kernel(const __grid_constant__ porter::tiled_source<Box> src, const porter::coord<Box::rank>* coords,
                                 const int2* work, unsigned char* out, int /*ahead*/, int prefill) {
   extern __shared__ unsigned char smem[];
@@ -176,7 +178,8 @@ __global__ void role_box_kernel(const __grid_constant__ porter::tiled_source<Box
         dev::fence_to_async_proxy();
         pipe.sync_role();
       }
-      porter::async_copy(slot, src, coords[first + i]);
+      if constexpr (H == porter::cache_hint::none) porter::async_copy(slot, src, coords[first + i]);
+      else porter::async_copy(slot, src, coords[first + i], porter::l2_hint_t<H>{});
       if (prefill) pipe.producer_commit(slot, porter::stage_written);  // the pattern is the producers' own stores
       else pipe.producer_commit(slot);
     }
@@ -276,7 +279,7 @@ __global__ void schedule_coord_kernel(const __grid_constant__ porter::tiled_sour
 /// Byte ranges: step i copies counts[first+i] bytes from base + offsets[first+i] into buffer 0.
 /// With `prefill` the consumer stores the whole buffer (the copy must not touch the pattern past
 /// its end); without, only the copied bytes (the rest of the slot must stay poisoned).
-template <class Path, int S>
+template <class Path, int S, porter::cache_hint H = porter::cache_hint::none>
 __global__ void bytes_copy_kernel(const unsigned char* base, const int* offsets, const int* counts, const int2* work,
                              unsigned char* out, int ahead, int prefill) {
   extern __shared__ unsigned char smem[];
@@ -292,7 +295,11 @@ __global__ void bytes_copy_kernel(const unsigned char* base, const int* offsets,
         dev::fill_pattern<bytes_box::bytes>(porter::buffer<0>(slot).data());
         dev::publish_fill();
       }
-      porter::async_copy(porter::buffer<0>(slot), base + offsets[first + issued], std::size_t(counts[first + issued]));
+      if constexpr (H == porter::cache_hint::none)
+        porter::async_copy(porter::buffer<0>(slot), base + offsets[first + issued], std::size_t(counts[first + issued]));
+      else
+        porter::async_copy(porter::buffer<0>(slot), base + offsets[first + issued], std::size_t(counts[first + issued]),
+                           porter::l2_hint_t<H>{});
       pipe.producer_commit(slot);
       ++issued;
     }

@@ -115,12 +115,13 @@ tile_kernel common(std::shared_ptr<source_set<Boxes...>> set) {
 
 /// box_kernel<Path, S, Box, Shift, CtaThreads>: the low-level protocol, one source, the pipeline
 /// built Shift bytes past the dynamic shared memory base; CtaThreads > 0: with
-/// porter::cta_threads<CtaThreads>, every case launched with exactly that many threads.
-template <class Path, int S, class Box, int Shift = 0, unsigned CtaThreads = 0>
+/// porter::cta_threads<CtaThreads>, every case launched with exactly that many threads. H: the
+/// L2 hint of every copy.
+template <class Path, int S, class Box, int Shift = 0, unsigned CtaThreads = 0, porter::cache_hint H = porter::cache_hint::none>
 tile_kernel box_kernel_under_test() {
   auto set = std::make_shared<detail::source_set<Box>>();
   tile_kernel k = detail::common<Path, S, Box>(set);
-  auto make = [](auto p) { return &box_kernel<decltype(p), S, Box, Shift, CtaThreads>; };
+  auto make = [](auto p) { return &box_kernel<decltype(p), S, Box, Shift, CtaThreads, H>; };
   k.max_threads = detail::max_threads_of<Path>(make);
   k.fixed_threads = CtaThreads;
   k.schedule = "protocol";
@@ -136,12 +137,12 @@ tile_kernel box_kernel_under_test() {
 }
 
 /// role_box_kernel<Path, Roles, S, Box>: a porter::role_pipeline, one source, CTAs of exactly
-/// Roles::threads threads.
-template <class Path, class Roles, int S, class Box>
+/// Roles::threads threads. H: the L2 hint of every copy.
+template <class Path, class Roles, int S, class Box, porter::cache_hint H = porter::cache_hint::none>
 tile_kernel role_kernel_under_test() {
   auto set = std::make_shared<detail::source_set<Box>>();
   tile_kernel k = detail::common<Path, S, Box>(set);
-  auto make = [](auto p) { return &role_box_kernel<decltype(p), Roles, S, Box>; };
+  auto make = [](auto p) { return &role_box_kernel<decltype(p), Roles, S, Box, H>; };
   k.max_threads = detail::max_threads_of<Path>(make);
   k.fixed_threads = Roles::threads;
   k.schedule = "protocol";
@@ -246,11 +247,11 @@ tile_kernel two_rings_kernel_under_test() {
   return k;
 }
 
-/// bytes_kernel<Path, S>: byte ranges into a bytes_box stage.
-template <class Path, int S>
+/// bytes_kernel<Path, S>: byte ranges into a bytes_box stage. H: the L2 hint of every copy.
+template <class Path, int S, porter::cache_hint H = porter::cache_hint::none>
 bytes_kernel bytes_kernel_under_test() {
   bytes_kernel k;
-  auto make = [](auto p) { return &bytes_copy_kernel<decltype(p), S>; };
+  auto make = [](auto p) { return &bytes_copy_kernel<decltype(p), S, H>; };
   k.path_name = Path::name;
   k.stages = S;
   k.shared_bytes = porter::stage_ring<S, bytes_box>::bytes;
@@ -265,17 +266,17 @@ bytes_kernel bytes_kernel_under_test() {
 }
 
 /// Shorthands used by the tests.
-template <class Path, int S, class Box, int Shift = 0, unsigned CtaThreads = 0>
+template <class Path, int S, class Box, int Shift = 0, unsigned CtaThreads = 0, porter::cache_hint H = porter::cache_hint::none>
 void box_cases(test_tally& tt, const std::string& list, const case_options& opt) {
-  run_tile_cases(tt, list, opt, box_kernel_under_test<Path, S, Box, Shift, CtaThreads>());
+  run_tile_cases(tt, list, opt, box_kernel_under_test<Path, S, Box, Shift, CtaThreads, H>());
 }
 template <class Path, int S, class Box>
 void for_each_tile_cases(test_tally& tt, const std::string& list, const case_options& opt) {
   run_tile_cases(tt, list, opt, for_each_tile_kernel_under_test<Path, S, Box>());
 }
-template <class Path, int S>
+template <class Path, int S, porter::cache_hint H = porter::cache_hint::none>
 void bytes_cases(test_tally& tt, const std::string& list, int ncases) {
-  run_bytes_cases(tt, list, ncases, bytes_kernel_under_test<Path, S>());
+  run_bytes_cases(tt, list, ncases, bytes_kernel_under_test<Path, S, H>());
 }
 
 /// Type names for typed test suites: Suite/tma.test, Suite/cp_async.test, ...

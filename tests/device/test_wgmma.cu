@@ -1,14 +1,17 @@
 // tests/device/test_wgmma.cu — porter::wgmma_descriptor read by real sm_90a wgmma.mma_async, on tiles
 // landed by every path, against a CPU float64 GEMM.
 //
-// One case is one launch of a small warp-specialized GEMM: a porter::role_pipeline (one producer
+// One case is one CTA of a launch (16 per launch at full scale, 6 under the sanitizers, every
+// edge mode and both A halves in each) of a small warp-specialized GEMM: a porter::role_pipeline (one producer
 // warpgroup, one consumer warpgroup) fills S stages with an A box (128 rows of M x one swizzle span
 // of K) and a B box (256 rows of N x the same K), each swizzled 32, 64 or 128 B; the consumer
 // multiplies the landed tiles with wgmma.mma_async m64n256k16 (bench/kernels/wgmma_consumer.cuh,
 // the consumer porter-bench's GEMM uses) through porter::wgmma_descriptor(tile, row0, 16 kk), with
 // row0 = 0 or 64 (which half of the A box), over every K-tile of the problem: at S = 1 waiting for
 // each stage's MMAs before releasing it, at S >= 2 keeping one stage's MMAs in flight as the bench
-// kernel does. Each CTA stores its 64 x 256 fp32 block densely.
+// kernel does. The consumer waits with porter::async_proxy_reads (cp_async and staged land the
+// bytes through the generic proxy; wgmma reads through the async proxy). Each CTA stores its
+// 64 x 256 fp32 block densely.
 //
 // What it checks: the descriptor (start address, stride byte offset, swizzle code) against the
 // bytes tma writes in hardware and cp_async / staged write in software, at every swizzle mode, for
@@ -92,7 +95,7 @@ __global__ void __launch_bounds__(roles::threads, 1)
     // One stage: it must be released before the next K-tile can land in it, so each stage's MMAs
     // are waited for before its release.
     for (int kt = 0; kt < ktiles; ++kt) {
-      auto ready = pipe.consumer_wait();
+      auto ready = pipe.consumer_wait(porter::async_proxy_reads);  // cp_async, staged: fence.proxy.async before wgmma reads
       stage(ready, kt > 0);
       pb::wgmma_wait<0>();
       pipe.consumer_release(ready);
@@ -102,10 +105,10 @@ __global__ void __launch_bounds__(roles::threads, 1)
     // One stage's MMAs in flight (the bench kernel's loop): stage i - 1 is released after stage i's
     // MMAs are issued and i - 1's group is complete. Needs S >= 2: with one stage the consumer would
     // hold the only stage while waiting for its next pass.
-    auto prev = pipe.consumer_wait();
+    auto prev = pipe.consumer_wait(porter::async_proxy_reads);
     stage(prev, false);
     for (int kt = 1; kt < ktiles; ++kt) {
-      auto cur = pipe.consumer_wait();
+      auto cur = pipe.consumer_wait(porter::async_proxy_reads);
       stage(cur, true);
       pb::wgmma_wait<1>();
       pipe.consumer_release(prev);
@@ -149,17 +152,18 @@ void run_wgmma_cases(pt::test_tally& tt, int problems) {
     for (int i = 0; i < n; ++i)
       for (int q = 0; q < ldb; ++q) hb[std::size_t(i) * ldb + q] = q < k ? random_bf16(rng) : pad;
     // Tile origins: inside, on and across every edge, and wholly outside.
-    const int ctas = pt::cases(5, 2);
+    // One case is one CTA (one 64 x 256 block against float64); more CTAs cost one launch.
+    const int ctas = pt::cases(16, 6);
     std::vector<tile_job> jobs(static_cast<std::size_t>(ctas));
     auto below = [&](int bound) { return int(rng() % std::uint64_t(bound)); };  // 0 .. bound-1
     for (int c = 0; c < ctas; ++c) {
-      const int mode = below(4);
+      const int mode = c % 5;  // every edge mode in every launch (4: random origin)
       tile_job& jb = jobs[std::size_t(c)];
       // mode 0: the origin; 1: the last box that touches the far edges; 2 / 3: before row / column 0;
       // otherwise anywhere up to just past the far edge.
       jb.m0 = mode == 0 ? 0 : mode == 1 ? m - a_rows + below(3) : mode == 2 ? 0 - below(130) : below(m + 8);
       jb.n0 = mode == 0 ? 0 : mode == 1 ? n - b_rows + below(3) : mode == 3 ? 0 - below(260) : below(n + 8);
-      jobs[std::size_t(c)].half = int(rng() % 2);
+      jobs[std::size_t(c)].half = (c / 5) % 2;  // both A halves (row0 0 and 64) in every launch
     }
     const std::size_t out_elems = std::size_t(ctas) * wg_rows * b_rows, out_bytes = out_elems * 4;
     __nv_bfloat16 *da = nullptr, *db = nullptr;

@@ -4,11 +4,12 @@
 
 struct drifted {
   using path = porter::path::staged;
-  template <class Box>
+  template <class Box, porter::cache_hint H = porter::cache_hint::none>
   static __device__ void copy_box(typename Box::element_type* dst, const porter::tiled_source<Box>& src,
                                   const porter::coord<Box::rank>& at, const porter::detail::copy_context& ctx) {
     porter::backend::staged_copy::copy_box<Box>(dst, src, at, ctx);
   }
+  template <porter::cache_hint H = porter::cache_hint::none>
   static __device__ void copy_bytes(void* dst, void* src, std::size_t bytes, const porter::detail::copy_context& ctx) {
     porter::backend::staged_copy::copy_bytes(dst, src, bytes, ctx);
   }

@@ -7,9 +7,9 @@ struct drifted_protocol {
   static constexpr int stages = Ring::stages;
   __device__ void init(unsigned char*, unsigned, unsigned) {}
   __device__ void acquire(unsigned, unsigned) {}
-  template <int I, class Box>
+  template <int I, class Box, porter::cache_hint H = porter::cache_hint::none>
   __device__ void copy_box(unsigned, typename Box::element_type*, const porter::tiled_source<Box>&, const porter::coord<Box::rank>&) {}
-  template <int I>
+  template <int I, porter::cache_hint H = porter::cache_hint::none>
   __device__ void copy_bytes(unsigned, void*, const void*, std::size_t) {}
   __device__ void commit(unsigned, unsigned) {}
   __device__ void wait(unsigned, unsigned, unsigned) {}

@@ -96,6 +96,29 @@ __global__ void gemm_steps(const __grid_constant__ porter::tiled_source<a_box> a
   out[threadIdx.x] = acc;
 }
 
+// README "L2 eviction hints": the same steps with each operand's copy hinted.
+template <class Path>
+__global__ void gemm_hinted(const __grid_constant__ porter::tiled_source<a_box> a, const __grid_constant__ porter::tiled_source<b_box> b,
+                            float* out, int ktiles) {
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, 3, a_box, b_box> pipe(smem);
+  const int m0 = 16 * int(blockIdx.x), n0 = 16 * int(blockIdx.y);
+  float acc = 0.f;
+  porter::run_pipeline(
+      pipe, ktiles,
+      [&](auto& slot, int k) {
+        const int k0 = 16 * k;
+        porter::async_copy(porter::buffer<0>(slot), a, porter::coord<2>{m0, k0}, porter::evict_last);   // A: re-read by the next wave
+        porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{k0, n0}, porter::evict_first);  // B: read once per wave
+      },
+      [&](const auto& ready, int) { acc += use(ready.template tile<0>(), ready.template tile<1>()); });
+  out[threadIdx.x] = acc;
+}
+template __global__ void gemm_hinted<porter::path::tma>(const __grid_constant__ porter::tiled_source<a_box>,
+                                                        const __grid_constant__ porter::tiled_source<b_box>, float*, int);
+template __global__ void gemm_hinted<porter::path::cp_async>(const __grid_constant__ porter::tiled_source<a_box>,
+                                                             const __grid_constant__ porter::tiled_source<b_box>, float*, int);
+
 template __global__ void jacobi5<porter::path::tma>(const __grid_constant__ porter::tiled_source<halo>, float*, int, int, porter::tile_schedule);
 template __global__ void jacobi5<porter::path::staged>(const __grid_constant__ porter::tiled_source<halo>, float*, int, int, porter::tile_schedule);
 template __global__ void tokens<porter::path::cp_async>(const __grid_constant__ porter::tiled_source<a_box>,

@@ -242,6 +242,61 @@ __global__ void lower_prefetch2d(const __grid_constant__ porter::tiled_source<fi
       [&](const porter::tile_view<fixed_box>& t, int i) { drain(t, out, i); });
 }
 
+/// L2 eviction hints (porter/cache_hint.hpp): a 2D box with evict_first, a 1D box with evict_last,
+/// a byte range with evict_normal into three buffers of one stage.
+template <class Path>
+__global__ void lower_hint2d(const __grid_constant__ porter::tiled_source<box2> src, const __grid_constant__ porter::tiled_source<box1> line,
+                             const unsigned char* raw, float* __restrict__ out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem_hint[];
+  porter::pipeline<Path, 2, box2, box1, bytes_box> pipe(smem_hint);
+  porter::run_pipeline(
+      pipe, steps,
+      [&](auto& slot, int i) {
+        porter::async_copy(porter::buffer<0>(slot), src, porter::coord<2>{i * box2::dim(0), 0}, porter::evict_first);
+        porter::async_copy(porter::buffer<1>(slot), line, porter::coord<1>{i * box1::dim(0)}, porter::evict_last);
+        porter::async_copy(porter::buffer<2>(slot), raw + std::size_t(i) * 4096, 4096, porter::evict_normal);
+      },
+      [&](auto& ready, int i) {
+        drain(ready.template tile<0>(), out, 3 * i);
+        drain(ready.template tile<1>(), out, 3 * i + 1);
+        out[std::size_t(3 * i + 2) * 4096 + threadIdx.x] = float(ready.template bytes<2>()[threadIdx.x]);
+      });
+}
+
+/// Hints on a cluster-multicast ring (evict_last on the multicast box) and on a role pipeline.
+template <class Path>
+__global__ void lower_hintmc2d(const __grid_constant__ porter::tiled_source<fixed_box> shared_src, float* __restrict__ out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem_hmc[];
+  porter::pipeline<Path, 2, fixed_box> pipe(smem_hmc, porter::cluster_multicast);
+  porter::run_pipeline(
+      pipe, steps,
+      [&](auto& slot, int i) {
+        porter::async_copy(porter::buffer<0>(slot), shared_src, porter::coord<2>{i * fixed_box::dim(0), 0}, porter::multicast,
+                           porter::evict_last);
+      },
+      [&](auto& ready, int i) { drain(ready.template tile<0>(), out, i); });
+  porter::cluster_sync();
+}
+template <class Path>
+__global__ void lower_hintroles2d(const __grid_constant__ porter::tiled_source<box2> src, float* out, int steps) {
+  extern __shared__ unsigned char smem[];
+  porter::role_pipeline<Path, roles_1_4, 3, box2> pipe(smem);
+  pipe.enter_role();
+  if (pipe.is_producer()) {
+    for (int i = 0; i < steps; ++i) {
+      auto slot = pipe.producer_acquire();
+      porter::async_copy(slot, src, porter::coord<2>{i * box2::dim(0), 0}, porter::evict_first);
+      pipe.producer_commit(slot);
+    }
+  } else {
+    for (int i = 0; i < steps; ++i) {
+      auto ready = pipe.consumer_wait();
+      drain(ready.tile(), out, i);
+      pipe.consumer_release(ready);
+    }
+  }
+}
+
 /// The cluster and dependent-launch helpers (porter/cluster.hpp).
 template <class Path>
 __global__ void lower_grid(unsigned* out) {
@@ -269,7 +324,11 @@ __global__ void lower_grid(unsigned* out) {
   template __global__ void lower_multicast2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>,           \
                                                 const __grid_constant__ porter::tiled_source<fixed_box>, float*, int); \
   template __global__ void lower_prefetch2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>,            \
-                                               const __grid_constant__ porter::tiled_source<box1>, float*, int);
+                                               const __grid_constant__ porter::tiled_source<box1>, float*, int); \
+  template __global__ void lower_hint2d<P>(const __grid_constant__ porter::tiled_source<box2>,                   \
+                                           const __grid_constant__ porter::tiled_source<box1>, const unsigned char*, float*, int); \
+  template __global__ void lower_hintmc2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>, float*, int); \
+  template __global__ void lower_hintroles2d<P>(const __grid_constant__ porter::tiled_source<box2>, float*, int);
 
 LOWERING_INSTANTIATE(porter::path::tma)
 LOWERING_INSTANTIATE(porter::path::cp_async)

@@ -19,7 +19,8 @@
 /// function boundary at a function call", C7510), even a call on a path that ends in `trap` before
 /// the first wgmma; a warp-specialized sm_90a kernel on a porter::role_pipeline has one in release
 /// builds (the CTA-size check of its constructor). The failure then shows as the launch's error
-/// only; rebuild with messages (or PORTER_DEBUG=1) to read it. Source: measured with ptxas 13.0
+/// only; rebuild that translation unit without PORTER_TRAP_MESSAGES=0 to read it (PORTER_DEBUG=1
+/// does not bring messages back: the two are independent). Source: measured with ptxas 13.0
 /// -v on bench/kernels/bf16gemm_wgmma.cuh (2026-12-02).
 #ifndef PORTER_TRAP_MESSAGES
 #  define PORTER_TRAP_MESSAGES 1
@@ -34,6 +35,14 @@ PORTER_DEVICE PORTER_FORCEINLINE unsigned thread_rank() {
 /// Threads in this CTA.
 PORTER_DEVICE PORTER_FORCEINLINE unsigned cta_size() { return blockDim.x * blockDim.y * blockDim.z; }
 
+// trap and trap_stage have a body per PORTER_TRAP_MESSAGES setting; each setting gets its own
+// inline namespace, so translation units built with different settings never define the same
+// inline function differently (one definition rule; it matters under device linking, -rdc).
+#if PORTER_TRAP_MESSAGES
+inline namespace trap_with_messages {
+#else
+inline namespace trap_without_messages {
+#endif
 /// Print "porter: <msg> (block b thread t)" (unless PORTER_TRAP_MESSAGES=0) and abort the kernel (PTX `trap`; on AMD, s_trap
 /// through __builtin_trap). The launch then fails with an illegal-instruction / launch error.
 PORTER_DEVICE inline void trap(const char* msg) {
@@ -62,10 +71,12 @@ PORTER_DEVICE inline void trap_stage(const char* msg, unsigned stage, unsigned p
   __trap();
 #endif
 }
+}  // inline namespace
 
 /// Called by a lowering's copy where it is about to move bytes with thread loads instead of its own
 /// instruction (a fallback). With PORTER_STRICT_PATHS=1 the CTA's thread 0 traps with
-/// "porter: <what>" (the kernel then fails; the other threads stop with it); otherwise nothing.
+/// "porter: <what>" (no message in a PORTER_TRAP_MESSAGES=0 translation unit; the kernel then
+/// fails and the other threads stop with it); otherwise nothing.
 /// Collective: every thread of the CTA calls it with the same arguments.
 PORTER_DEVICE PORTER_FORCEINLINE void strict_fallback(const char* what, unsigned thread) {
 #if PORTER_STRICT_PATHS

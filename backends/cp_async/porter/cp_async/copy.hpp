@@ -7,6 +7,15 @@
 // lowering's plain loads (explain() says when a source guarantees less than 4 bytes).
 // Every thread-load fallback calls detail::strict_fallback first: with PORTER_STRICT_PATHS=1 it
 // traps instead (porter/mechanisms.hpp tells them on the host).
+// L2 hints (porter/cache_hint.hpp, template parameter H of every copy): taken and not issued. The
+// hinted cp.async (.L2::cache_hint with a createpolicy.fractional policy, PTX ISA 9.7.9.25.3) raised
+// cudaErrorIllegalInstruction on the H200 (CUDA 13.0, driver 580) in two of four kernel shapes tried
+// in session 25: the CacheHint device suite's multi-step kernel with the zero-filling form
+// (src-size operand), and a one-step kernel whose whole chunks took the form without src-size while
+// its edge chunks went unhinted; a one-step kernel with the src-size form on every chunk and
+// straight-line probes of every form ran. Not understood (the SASS was not read), and the hint
+// measured no gain where it ran (stream evict_first 0.956x against 0.997x unhinted; the wgmma GEMM's
+// cp_async row 392 against 434 TFLOP/s at 4096^3), so the cp_async copies carry no cache policy.
 // Completion is the protocol's (porter/cp_async/protocol.hpp): one cp.async group per stage, then
 // cp.async.wait_group and a CTA barrier. The plain-load fallback below 4 bytes completes with the
 // same barrier (its stores precede the barrier in each thread's program order).
@@ -16,10 +25,12 @@
 #include <cstdint>
 
 #include "porter/box.hpp"
+#include "porter/cache_hint.hpp"
 #include "porter/detail/box_geometry.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/trap.hpp"
 #include "porter/ptx/cp_async.hpp"
+#include "porter/ptx/mbarrier.hpp"
 #include "porter/source.hpp"
 #include "porter/staged/copy.hpp"
 
@@ -31,7 +42,8 @@ struct cp_async_copy {
   /// Copy the box of `src` at `at` into `dst` (dense box layout, 128-byte aligned shared memory).
   /// Elements outside the tensor are zero-filled. Called by all threads of the CTA; the bytes are
   /// in shared memory once the protocol's wait (cp.async.wait_group, then a CTA barrier) returns.
-  template <class Box>
+  /// H: an L2 hint, taken and not issued (file comment).
+  template <class Box, cache_hint H = cache_hint::none>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
     // The common case first, with one test: 16-byte chunks (the host's chunk_bits, the first
@@ -63,9 +75,19 @@ struct cp_async_copy {
   /// proxy; the CTA barrier before every refill orders them).
   static PORTER_DEVICE PORTER_FORCEINLINE void after_generic_writes() {}
 
+  /// Before a consumer reads a landed stage through the async proxy (wgmma's shared-memory
+  /// operands): fence.proxy.async.shared::cta in every reading thread, after its wait. cp.async
+  /// writes shared memory as weak generic-proxy stores of the issuing thread (PTX ISA 9.7.9.25.3),
+  /// and a generic write read by the async proxy needs a proxy fence between them (PTX ISA 9.7.13.4,
+  /// "wgmma.fence": "an async proxy fence ... for shared memory written by other proxies"). The
+  /// producers cannot issue it: with cp.async.mbarrier.arrive.noinc they never see their copies
+  /// complete. sm_90 only (below it there is no async proxy and the fence compiles to nothing).
+  static PORTER_DEVICE PORTER_FORCEINLINE void before_async_proxy_reads() { ptx::fence_proxy_async_shared_cta(); }
+
   /// Copy `bytes` bytes from global `src` to shared `dst`: cp.async chunks of the widest width
   /// both addresses allow (>= 4), the remaining tail of fewer than W bytes with plain loads.
-  /// Exactly [dst, dst + bytes) is written. Called by all threads of the CTA.
+  /// Exactly [dst, dst + bytes) is written. Called by all threads of the CTA. H: as copy_box.
+  template <cache_hint H = cache_hint::none>
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
                                        const detail::copy_context& ctx) {
     const unsigned w = detail::widest_access(reinterpret_cast<std::uintptr_t>(src) | reinterpret_cast<std::uintptr_t>(dst));
@@ -102,7 +124,7 @@ struct cp_async_copy {
       case 4: walk_box<Box, 4>(dst, src, at, ctx); break;
       default:
         detail::strict_fallback("strict paths: cp_async box whose rows are less than 4-byte aligned would move with thread loads", ctx.thread);
-        staged_copy::copy_box<Box, 1>(dst, src, at, ctx);
+        staged_copy::copy_box<Box, cache_hint::none, 1>(dst, src, at, ctx);
         break;
     }
   }

@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "porter/cp_async/copy.hpp"
+#include "porter/cache_hint.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/reuse_guard.hpp"
 #include "porter/detail/trap.hpp"
@@ -51,15 +52,15 @@ class cp_async_protocol {
   /// Make stage `stage` of pass `pass` writable. Collective.
   PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { guard_.before_acquire(stage, pass); }
   /// Copy a box into buffer I of `stage`. Collective.
-  template <int I, class Box>
+  template <int I, class Box, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned /*stage*/, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                  const coord<Box::rank>& at) {
-    cp_async_copy::copy_box<Box>(dst, src, at, ctx());
+    cp_async_copy::copy_box<Box, H>(dst, src, at, ctx());
   }
   /// Copy `bytes` contiguous bytes into buffer I of `stage`. Collective.
-  template <int I>
+  template <int I, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_bytes(unsigned /*stage*/, void* dst, const void* src, std::size_t bytes) {
-    cp_async_copy::copy_bytes(dst, src, bytes, ctx());
+    cp_async_copy::copy_bytes<H>(dst, src, bytes, ctx());
   }
   /// Close this thread's cp.async group of the stage. Collective.
   PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned /*stage*/, unsigned /*pass*/) { ptx::cp_async_commit_group(); }

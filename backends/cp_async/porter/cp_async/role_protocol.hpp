@@ -25,6 +25,7 @@
 
 #include "porter/cp_async/copy.hpp"
 #include "porter/detail/box_geometry.hpp"
+#include "porter/cache_hint.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/trap.hpp"
 #include "porter/ptx/cp_async.hpp"
@@ -53,20 +54,20 @@ class cp_async_role_protocol {
   /// Producers: make stage `stage` of pass `pass` writable.
   PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { ring_.producer_acquire(stage, pass); }
   /// Producers: copy a box into buffer I of `stage`.
-  template <int I, class Box>
+  template <int I, class Box, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned /*stage*/, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                  const coord<Box::rank>& at) {
     plain_stores_ |= detail::box_chunk_bytes<Box>(src, at) < 4u;  // cp_async_copy's own test for its plain-load fallback
-    cp_async_copy::copy_box<Box>(dst, src, at, ctx());
+    cp_async_copy::copy_box<Box, H>(dst, src, at, ctx());
   }
   /// Producers: copy `bytes` contiguous bytes into buffer I of `stage`.
-  template <int I>
+  template <int I, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_bytes(unsigned /*stage*/, void* dst, const void* src, std::size_t bytes) {
     // cp_async_copy::copy_bytes moves the bytes past the last whole chunk of the widest width both
     // addresses allow (>= 4) with plain loads; below 4-byte alignment, all of them.
     const unsigned w = detail::widest_access(reinterpret_cast<std::uintptr_t>(src) | reinterpret_cast<std::uintptr_t>(dst));
     plain_stores_ |= bytes != 0 && (w < 4u || bytes % w != 0);
-    cp_async_copy::copy_bytes(dst, src, bytes, ctx());
+    cp_async_copy::copy_bytes<H>(dst, src, bytes, ctx());
   }
   /// Producers: this thread's copies of the stage are issued: its one arrival on FULL.
   PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) {

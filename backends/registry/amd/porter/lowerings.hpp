@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "porter/cache_hint.hpp"
 #include "porter/cp_async/path.hpp"
 #include "porter/destination.hpp"
 #include "porter/detail/copy_context.hpp"
@@ -59,6 +60,7 @@ struct refused_on_amd {
   template <int N> static PORTER_DEVICE void store_wait_read_before_release(const detail::copy_context&) {}
   template <int N> static PORTER_DEVICE void store_wait_write(const detail::copy_context&) {}
   static PORTER_DEVICE void after_generic_writes() {}
+  static PORTER_DEVICE void before_async_proxy_reads() {}
 #endif
   template <class Ring>
   struct protocol {
@@ -68,9 +70,9 @@ struct refused_on_amd {
       detail::trap("an NVIDIA path (tma or cp_async) was launched on an AMD GPU; porter::launch refuses this on the host");
     }
     PORTER_DEVICE void acquire(unsigned, unsigned) {}
-    template <int I, class Box>
+    template <int I, class Box, cache_hint H = cache_hint::none>
     PORTER_DEVICE void copy_box(unsigned, typename Box::element_type*, const tiled_source<Box>&, const coord<Box::rank>&) {}
-    template <int I>
+    template <int I, cache_hint H = cache_hint::none>
     PORTER_DEVICE void copy_bytes(unsigned, void*, const void*, std::size_t) {}
     PORTER_DEVICE void commit(unsigned, unsigned) {}
     PORTER_DEVICE void wait(unsigned, unsigned, unsigned) {}

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "porter/cache_hint.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/reuse_guard.hpp"
 #include "porter/source.hpp"
@@ -73,7 +74,7 @@ class staged_protocol {
     guard_.before_acquire(stage, pass);
   }
   /// Copy a box into buffer I of `stage` (deferred where the flavour can). Collective.
-  template <int I, class Box>
+  template <int I, class Box, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned /*stage*/, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                  const coord<Box::rank>& at) {
     constexpr int K = staged_copy::deferred_chunks<Box>;
@@ -87,7 +88,7 @@ class staged_protocol {
     }
   }
   /// Copy `bytes` contiguous bytes into buffer I of `stage` (synchronous). Collective.
-  template <int I>
+  template <int I, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_bytes(unsigned /*stage*/, void* dst, const void* src, std::size_t bytes) {
     staged_copy::copy_bytes(dst, src, bytes, ctx());
   }

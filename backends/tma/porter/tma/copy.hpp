@@ -11,6 +11,10 @@
 // out-of-bounds part of a 1D box is stored as zero by the threads.
 // Every thread-load fallback calls detail::strict_fallback first: with PORTER_STRICT_PATHS=1 it
 // traps instead (porter/mechanisms.hpp tells them on the host).
+// L2 hints (porter/cache_hint.hpp, template parameter H of every copy): the bulk and bulk-tensor
+// copies (multicast too) carry .L2::cache_hint with a createpolicy.fractional policy; cache_hint::none
+// issues the unhinted instructions (the same code as without the option). The thread-load
+// fallbacks take no hint (the staged lowering's loads).
 // Completion is the protocol's (porter/tma/protocol.hpp): transaction bytes on the stage's FULL
 // mbarrier, armed by the issuing thread; the thread-load fallbacks end with a fence.proxy.async and
 // a CTA barrier, so their stores are ordered before the issuing thread's arrival at commit (in a
@@ -22,9 +26,11 @@
 #include <cstdint>
 
 #include "porter/box.hpp"
+#include "porter/cache_hint.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/trap.hpp"
 #include "porter/ptx/bulk.hpp"
+#include "porter/ptx/cache_policy.hpp"
 #include "porter/ptx/mbarrier.hpp"
 #include "porter/source.hpp"
 #include "porter/staged/copy.hpp"
@@ -43,8 +49,8 @@ struct tma_copy {
   /// tests/device/test_trap.cu), and a 1D box, which needs no tensor map, is still copied correctly
   /// (bulk copy and thread loads). For rank >= 2, `src` must be a __grid_constant__ kernel
   /// parameter (traps otherwise). Called by every thread of the copying set (the CTA, or a role
-  /// pipeline's producers); completes on ctx.barrier.
-  template <class Box>
+  /// pipeline's producers); completes on ctx.barrier. H: the L2 hint of the TMA copies.
+  template <class Box, cache_hint H = cache_hint::none>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
     using T = typename Box::element_type;
@@ -61,14 +67,14 @@ struct tma_copy {
       if (lo > 0) detail::fill_zero(d, std::size_t(lo) * sizeof(T), ctx);
       if (hi < B) detail::fill_zero(d + hi * sizeof(T), std::size_t(B - hi) * sizeof(T), ctx);
       if (lo > 0 || hi < B) after_thread_stores(ctx);
-      if (hi > lo) copy_bytes(d + lo * sizeof(T), src.ptr + (std::int64_t(at[0]) + lo), std::size_t(hi - lo) * sizeof(T), ctx);
+      if (hi > lo) copy_bytes<H>(d + lo * sizeof(T), src.ptr + (std::int64_t(at[0]) + lo), std::size_t(hi - lo) * sizeof(T), ctx);
     } else {
       // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary (the hardware
       // raises an illegal-instruction error otherwise); such boxes move with thread loads.
       if (!inner_aligned<Box>(at)) {
         check_source_in_debug(src);
         detail::strict_fallback("strict paths: tma box at an innermost coordinate that is not a multiple of 16 B would move with thread loads", ctx.thread);
-        staged_copy::copy_box<Box, 1>(dst, src, at, ctx);
+        staged_copy::copy_box<Box, cache_hint::none, 1>(dst, src, at, ctx);
         after_thread_stores(ctx);
         return;
       }
@@ -84,7 +90,7 @@ struct tma_copy {
       if (ctx.thread != 0) return;
       const void* tmap = tensor_map_of(src);
       ptx::mbarrier_expect_tx(ctx.barrier, std::uint32_t(Box::bytes));
-      issue_tensor<Box, tensor_op::copy>(dst, tmap, src, at, ctx.barrier, 0);
+      issue_tensor<Box, tensor_op::copy, H>(dst, tmap, src, at, ctx.barrier, 0);
     }
   }
 
@@ -99,19 +105,20 @@ struct tma_copy {
   /// CTA's thread 0 arrives at commit (PTX ISA 9.7.13.15.1, tx-count range). 1D boxes and boxes
   /// at an innermost coordinate that is not 16-byte aligned are copied by every CTA itself
   /// (copy_box: the same bytes land). Called by every thread of the CTA; completes on ctx.barrier.
-  template <class Box>
+  /// H: the L2 hint of the issuing CTA's copy.
+  template <class Box, cache_hint H = cache_hint::none>
   static PORTER_DEVICE void copy_box_multicast(typename Box::element_type* dst, const tiled_source<Box>& src,
                                                const coord<Box::rank>& at, const detail::copy_context& ctx, unsigned rank,
                                                unsigned issuer, std::uint16_t cta_mask) {
     if constexpr (Box::rank == 1) {
-      copy_box<Box>(dst, src, at, ctx);
+      copy_box<Box, H>(dst, src, at, ctx);
     } else {
-      if (!inner_aligned<Box>(at)) return copy_box<Box>(dst, src, at, ctx);  // its thread-load fallback, in every CTA
+      if (!inner_aligned<Box>(at)) return copy_box<Box, H>(dst, src, at, ctx);  // its thread-load fallback, in every CTA
       check_source_in_debug(src);
       if (ctx.thread != 0) return;
       const void* tmap = tensor_map_of(src);
       ptx::mbarrier_expect_tx(ctx.barrier, std::uint32_t(Box::bytes));
-      if (rank == issuer) issue_tensor<Box, tensor_op::multicast>(dst, tmap, src, at, ctx.barrier, cta_mask);
+      if (rank == issuer) issue_tensor<Box, tensor_op::multicast, H>(dst, tmap, src, at, ctx.barrier, cta_mask);
     }
   }
 
@@ -148,9 +155,16 @@ struct tma_copy {
   /// fence.proxy.async.shared::cta (PTX ISA 9.7.13.4). Called by every thread that wrote.
   static PORTER_DEVICE PORTER_FORCEINLINE void after_generic_writes() { ptx::fence_proxy_async_shared_cta(); }
 
+  /// Before a consumer reads a landed stage through the async proxy (wgmma's shared-memory
+  /// operands): nothing. TMA writes through the async proxy, and the thread-load fallbacks' writers
+  /// each issue fence.proxy.async before the stage completes (after_thread_stores).
+  static PORTER_DEVICE PORTER_FORCEINLINE void before_async_proxy_reads() {}
+
   /// Copy `bytes` bytes from global `src` to shared `dst`: cp.async.bulk for the body when both
   /// addresses agree modulo 16, thread loads for the rest. Exactly [dst, dst + bytes) is written.
-  /// Called by every thread of the copying set; completes on ctx.barrier.
+  /// Called by every thread of the copying set; completes on ctx.barrier. H: the L2 hint of the
+  /// bulk copies.
+  template <cache_hint H = cache_hint::none>
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
                                        const detail::copy_context& ctx) {
     const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(src), dd = reinterpret_cast<std::uintptr_t>(dst);
@@ -171,7 +185,8 @@ struct tma_copy {
       for (std::size_t off = 0; off < body; off += (std::size_t(1) << 19)) {
         const std::size_t n = body - off < (std::size_t(1) << 19) ? body - off : (std::size_t(1) << 19);
         ptx::mbarrier_expect_tx(ctx.barrier, std::uint32_t(n));
-        ptx::bulk_copy_g2s(d + head + off, sp + head + off, std::uint32_t(n), ctx.barrier);
+        if constexpr (H == cache_hint::none) ptx::bulk_copy_g2s(d + head + off, sp + head + off, std::uint32_t(n), ctx.barrier);
+        else ptx::bulk_copy_g2s_hint(d + head + off, sp + head + off, std::uint32_t(n), ctx.barrier, ptx::l2_policy<H>());
       }
     }
     if (head || tail) detail::strict_fallback("strict paths: tma byte range with an unaligned head or tail would move it with thread loads", ctx.thread);
@@ -226,8 +241,8 @@ struct tma_copy {
   /// `at` (innermost coordinate 16-byte aligned): Op copy into `dst` completing on `bar`,
   /// multicast likewise into every CTA of `cta_mask` (.multicast::cluster), prefetch into L2
   /// (`dst`, `bar` and `cta_mask` unused). A box of more than 256 outer rows is issued in pieces of
-  /// the source's tma_split_rows.
-  template <class Box, tensor_op Op>
+  /// the source's tma_split_rows. H (copy and multicast): the L2 hint; none issues the unhinted forms.
+  template <class Box, tensor_op Op, cache_hint H = cache_hint::none>
   static PORTER_DEVICE PORTER_FORCEINLINE void issue_tensor(typename Box::element_type* dst, const void* tmap, const tiled_source<Box>& src,
                                                             const coord<Box::rank>& at, std::uint64_t* bar, std::uint16_t cta_mask) {
     using T = typename Box::element_type;
@@ -245,7 +260,13 @@ struct tma_copy {
     for (int r = 0; r < Box::dim(0); r += split) {
       const int outer = at[0] + r;
       void* to = d + std::size_t(r) * slab;
-      if constexpr (Op == tensor_op::multicast) {
+      if constexpr (Op == tensor_op::multicast && H != cache_hint::none) {
+        const std::uint64_t pol = ptx::l2_policy<H>();
+        if constexpr (R == 2) ptx::tensor_copy_g2s_multicast_hint_2d(to, tmap, bar, cta_mask, pol, c[0], outer);
+        else if constexpr (R == 3) ptx::tensor_copy_g2s_multicast_hint_3d(to, tmap, bar, cta_mask, pol, c[0], c[1], outer);
+        else if constexpr (R == 4) ptx::tensor_copy_g2s_multicast_hint_4d(to, tmap, bar, cta_mask, pol, c[0], c[1], c[2], outer);
+        else ptx::tensor_copy_g2s_multicast_hint_5d(to, tmap, bar, cta_mask, pol, c[0], c[1], c[2], c[3], outer);
+      } else if constexpr (Op == tensor_op::multicast) {
         if constexpr (R == 2) ptx::tensor_copy_g2s_multicast_2d(to, tmap, bar, cta_mask, c[0], outer);
         else if constexpr (R == 3) ptx::tensor_copy_g2s_multicast_3d(to, tmap, bar, cta_mask, c[0], c[1], outer);
         else if constexpr (R == 4) ptx::tensor_copy_g2s_multicast_4d(to, tmap, bar, cta_mask, c[0], c[1], c[2], outer);
@@ -256,6 +277,12 @@ struct tma_copy {
         else if constexpr (R == 3) ptx::tensor_prefetch_l2_3d(tmap, c[0], c[1], outer);
         else if constexpr (R == 4) ptx::tensor_prefetch_l2_4d(tmap, c[0], c[1], c[2], outer);
         else ptx::tensor_prefetch_l2_5d(tmap, c[0], c[1], c[2], c[3], outer);
+      } else if constexpr (H != cache_hint::none) {
+        const std::uint64_t pol = ptx::l2_policy<H>();
+        if constexpr (R == 2) ptx::tensor_copy_g2s_hint_2d(to, tmap, bar, pol, c[0], outer);
+        else if constexpr (R == 3) ptx::tensor_copy_g2s_hint_3d(to, tmap, bar, pol, c[0], c[1], outer);
+        else if constexpr (R == 4) ptx::tensor_copy_g2s_hint_4d(to, tmap, bar, pol, c[0], c[1], c[2], outer);
+        else ptx::tensor_copy_g2s_hint_5d(to, tmap, bar, pol, c[0], c[1], c[2], c[3], outer);
       } else {
         if constexpr (R == 2) ptx::tensor_copy_g2s_2d(to, tmap, bar, c[0], outer);
         else if constexpr (R == 3) ptx::tensor_copy_g2s_3d(to, tmap, bar, c[0], c[1], outer);

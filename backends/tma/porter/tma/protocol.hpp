@@ -43,6 +43,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "porter/cache_hint.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/reuse_guard.hpp"
 #include "porter/detail/trap.hpp"
@@ -107,25 +108,25 @@ class tma_protocol {
   /// Copy a box that every CTA of the cluster copies with the same arguments into buffer I of
   /// `stage`: one CTA issues it with .multicast::cluster (see CLUSTER MULTICAST). In a ring that is
   /// not a cluster-multicast one, or in a cluster of one CTA, copy_box. Collective.
-  template <int I, class Box>
+  template <int I, class Box, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box_multicast(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                            const coord<Box::rank>& at) {
     if (cluster_size_ > 1)
-      tma_copy::copy_box_multicast<Box>(dst, src, at, ctx(stage), cluster_rank_, issuer_, std::uint16_t((1u << cluster_size_) - 1u));
+      tma_copy::copy_box_multicast<Box, H>(dst, src, at, ctx(stage), cluster_rank_, issuer_, std::uint16_t((1u << cluster_size_) - 1u));
     else
-      tma_copy::copy_box<Box>(dst, src, at, ctx(stage));
+      tma_copy::copy_box<Box, H>(dst, src, at, ctx(stage));
   }
   /// Copy a box into buffer I of `stage`. Collective. The source must allow tma (tma_copy::copy_box
   /// says what happens when a launch bypassed porter::launch's check).
-  template <int I, class Box>
+  template <int I, class Box, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                  const coord<Box::rank>& at) {
-    tma_copy::copy_box<Box>(dst, src, at, ctx(stage));
+    tma_copy::copy_box<Box, H>(dst, src, at, ctx(stage));
   }
   /// Copy `bytes` contiguous bytes into buffer I of `stage`. Collective.
-  template <int I>
+  template <int I, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_bytes(unsigned stage, void* dst, const void* src, std::size_t bytes) {
-    tma_copy::copy_bytes(dst, src, bytes, ctx(stage));
+    tma_copy::copy_bytes<H>(dst, src, bytes, ctx(stage));
   }
   /// Thread 0's one arrival on FULL: the stage's copies are all issued. Collective.
   PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) {

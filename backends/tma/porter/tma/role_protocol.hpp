@@ -29,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "porter/cache_hint.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/trap.hpp"
 #include "porter/ptx/mbarrier.hpp"
@@ -58,15 +59,15 @@ class tma_role_protocol {
   PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { ring_.producer_acquire(stage, pass); }
   /// Producers: copy a box into buffer I of `stage`. The source must allow tma (tma_copy::copy_box
   /// says what happens when a launch bypassed porter::launch's check).
-  template <int I, class Box>
+  template <int I, class Box, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                  const coord<Box::rank>& at) {
-    tma_copy::copy_box<Box>(dst, src, at, ctx(stage));
+    tma_copy::copy_box<Box, H>(dst, src, at, ctx(stage));
   }
   /// Producers: copy `bytes` contiguous bytes into buffer I of `stage`.
-  template <int I>
+  template <int I, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_bytes(unsigned stage, void* dst, const void* src, std::size_t bytes) {
-    tma_copy::copy_bytes(dst, src, bytes, ctx(stage));
+    tma_copy::copy_bytes<H>(dst, src, bytes, ctx(stage));
   }
   /// Producers: this thread's arrival on FULL (thread 0's after its expect_tx and copies).
   PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) { ptx::mbarrier_arrive(ring_.full + stage); }

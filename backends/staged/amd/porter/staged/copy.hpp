@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "porter/box.hpp"
+#include "porter/cache_hint.hpp"
 #include "porter/detail/box_geometry.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/amdgcn/memory.hpp"
@@ -56,7 +57,8 @@ struct staged_copy {
   /// Copy the box of `src` whose first element is at `at` into `dst` (dense box layout, 128-byte
   /// aligned LDS, Box::bytes long). Elements outside the tensor are stored as zero.
   /// Called by all `ctx.nthreads` threads; the bytes are in LDS when it returns.
-  template <class Box>
+  /// H (an L2 hint, porter/cache_hint.hpp): taken and ignored on AMD.
+  template <class Box, cache_hint H = cache_hint::none>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
     amd_detail::dispatch_box<amd_detail::amd_access, Box>(dst, src, at, ctx);
@@ -66,8 +68,12 @@ struct staged_copy {
   /// after a workgroup barrier).
   static PORTER_DEVICE PORTER_FORCEINLINE void after_generic_writes() {}
 
+  /// Before a consumer reads a landed stage through an async proxy: nothing (AMD has none).
+  static PORTER_DEVICE PORTER_FORCEINLINE void before_async_proxy_reads() {}
+
   /// Copy `bytes` bytes from global `src` (any alignment) to LDS `dst` (any alignment).
-  /// Exactly [dst, dst + bytes) is written. Called by all threads of the CTA.
+  /// Exactly [dst, dst + bytes) is written. Called by all threads of the CTA. H: as copy_box.
+  template <cache_hint H = cache_hint::none>
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
                                        const detail::copy_context& ctx) {
     amd_detail::dispatch_bytes<amd_detail::amd_access>(dst, src, bytes, ctx);

@@ -21,8 +21,10 @@
 #include <cstdint>
 
 #include "porter/box.hpp"
+#include "porter/cache_hint.hpp"
 #include "porter/detail/box_geometry.hpp"
 #include "porter/detail/copy_context.hpp"
+#include "porter/ptx/mbarrier.hpp"
 #include "porter/source.hpp"
 
 namespace porter::backend {
@@ -55,7 +57,8 @@ struct staged_copy {
   /// `Batch`: chunks each thread loads before its first store (4: the staged path's own copies;
   /// 1: the thread-load fallbacks of tma and cp_async, which are rare and must not raise the
   /// kernel's register count: ptxas -v on sm_90, pb_stream<tma>: 60 registers with Batch 4).
-  template <class Box, int Batch = 4>
+  /// H (an L2 hint, porter/cache_hint.hpp): taken and ignored; the loads are the compiler's.
+  template <class Box, cache_hint H = cache_hint::none, int Batch = 4>
   static PORTER_DEVICE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src,
                                      const coord<Box::rank>& at, const detail::copy_context& ctx) {
     // One walker per chunk width; all inline: an out-of-line call in a kernel costs more registers
@@ -77,7 +80,15 @@ struct staged_copy {
   /// CTA barrier).
   static PORTER_DEVICE PORTER_FORCEINLINE void after_generic_writes() {}
 
+  /// Before a consumer reads a landed stage through the async proxy (wgmma's shared-memory
+  /// operands): fence.proxy.async.shared::cta in every reading thread, after its wait: the stage
+  /// was written with st.shared, a generic-proxy write (PTX ISA 9.7.13.4). sm_90 only (below it
+  /// the fence compiles to nothing: no async proxy).
+  static PORTER_DEVICE PORTER_FORCEINLINE void before_async_proxy_reads() { ptx::fence_proxy_async_shared_cta(); }
+
   /// copy_bytes_batched<4>: the staged path's own byte-range copy (the lowering operation).
+  /// H (an L2 hint): taken and ignored, as copy_box's.
+  template <cache_hint H = cache_hint::none>
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
                                        const detail::copy_context& ctx) {
     copy_bytes_batched<4>(dst, src, bytes, ctx);

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "porter/cache_hint.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/trap.hpp"
 #include "porter/ptx/mbarrier.hpp"
@@ -50,13 +51,13 @@ class staged_role_protocol {
   /// Producers: make stage `stage` of pass `pass` writable.
   PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { ring_.producer_acquire(stage, pass); }
   /// Producers: copy a box into buffer I of `stage` (loads and stores by the producer threads).
-  template <int I, class Box>
+  template <int I, class Box, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box(unsigned /*stage*/, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                  const coord<Box::rank>& at) {
     staged_copy::copy_box<Box>(dst, src, at, ctx());
   }
   /// Producers: copy `bytes` contiguous bytes into buffer I of `stage`.
-  template <int I>
+  template <int I, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_bytes(unsigned /*stage*/, void* dst, const void* src, std::size_t bytes) {
     staged_copy::copy_bytes(dst, src, bytes, ctx());
   }
