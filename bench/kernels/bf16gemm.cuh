@@ -95,7 +95,14 @@ __device__ __forceinline__ void bf16gemm_store(const float (&acc)[bf16gemm_shape
 /// the MMAs of k-step kk, and the last k-step of a stage is multiplied after the next stage's wait,
 /// behind that stage's first fragment loads (its registers were loaded before the release), so the
 /// ldmatrix latency after each step's CTA barrier hides behind 32 MMAs.
-template <class Path, int Stages>
+///
+/// Multicast (the "porter-multicast" rows): launched in clusters of 2 CTAs (sm_90) on the blocked
+/// one-tile-per-CTA schedule, the pipeline a porter::cluster_multicast ring; the two CTAs of a
+/// cluster take the two tiles of one column pair (rows 2p and 2p + 1 of tile column q: tile t is
+/// pair p = t / 2 at rows 2 (p / tiles_n) + t % 2, column p % tiles_n), so they read the same B box
+/// every step and copy it once with porter::multicast (each its own A). Needs an even number of tile
+/// rows (the host checks); the compute and its order are unchanged (bit-identical C).
+template <class Path, int Stages, bool Multicast = false>
 __global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
     pb_bf16gemm(const __grid_constant__ porter::tiled_source<bf16gemm_shape::a_box> a,
                 const __grid_constant__ porter::tiled_source<bf16gemm_shape::b_box> b, float* __restrict__ c, int m, int n, int k,
@@ -103,7 +110,11 @@ __global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
   using namespace bf16gemm_shape;
   static_assert(ksteps % 2 == 0, "the fragment double buffer ends a stage in buffer 1 (an even number of k-steps)");
   extern __shared__ __align__(128) unsigned char smem[];
-  porter::pipeline<Path, Stages, a_box, b_box> pipe(smem);
+  auto make_pipe = [&] {
+    if constexpr (Multicast) return porter::pipeline<Path, Stages, a_box, b_box>(smem, porter::cluster_multicast);
+    else return porter::pipeline<Path, Stages, a_box, b_box>(smem);
+  };
+  auto pipe = make_pipe();
   const int tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
   const int steps = sched.count() * ktiles;
   const bf16gemm_warp w;
@@ -117,9 +128,15 @@ __global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
   bf16gemm_frags f[2];
   auto tile_origin = [&](int tl, int& m0, int& n0) {
     const int t = int(sched.tile(tl));
-    const int tm = t / tiles_n;
-    m0 = tm * bm;
-    n0 = (t - tm * tiles_n) * bn;
+    if constexpr (Multicast) {
+      const int pr = t / 2, pm = pr / tiles_n;
+      m0 = (2 * pm + (t - 2 * pr)) * bm;
+      n0 = (pr - pm * tiles_n) * bn;
+    } else {
+      const int tm = t / tiles_n;
+      m0 = tm * bm;
+      n0 = (t - tm * tiles_n) * bn;
+    }
   };
   constexpr int ahead = Stages > 1 ? Stages - 1 : 1;
   int issued = 0;
@@ -129,7 +146,8 @@ __global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
     int m0, n0;
     tile_origin(tl, m0, n0);
     porter::async_copy(porter::buffer<0>(slot), a, porter::coord<2>{m0, kt * bk});
-    porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{n0, kt * bk});
+    if constexpr (Multicast) porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{n0, kt * bk}, porter::multicast);
+    else porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{n0, kt * bk});
     pipe.producer_commit(slot);
     ++issued;
   };

@@ -87,11 +87,15 @@ __device__ __forceinline__ void bf16gemm_wgmma_store(const float (&acc)[wgmma_n2
 /// K-tile, 128 B-swizzled. The producer runs up to Stages stages ahead, across tile boundaries, so
 /// the next tile's copies overlap this tile's epilogue. Each consumer warpgroup keeps one stage's
 /// MMAs in flight: it releases stage i - 1 after issuing stage i's and waiting for i - 1's group.
-/// Elements outside A or B land as zero, so any M, N, K >= 1 works. Stages >= 2.
+/// Elements outside A or B land as zero, so any M, N >= 1 and K >= 0 work (K = 0 stores zeros),
+/// within the path's host rules: on tma A's and B's row pitch (K bf16) must be a multiple of 16
+/// bytes, K a multiple of 8 (porter::launch refuses others: tma.stride_multiple_of_16). Stages >= 2.
 /// Launch: 384 threads (bf16gemm_wgmma_shape::threads), Pipe::shared_bytes of dynamic shared
 /// memory, launch_options::uses_role_pipeline().
 /// Roles: bf16gemm_wgmma_shape::roles (no register reallocation) or roles_setmaxnreg.
-template <class Path, int Stages, class Roles = bf16gemm_wgmma_shape::roles>
+/// HA, HB: the L2 hints of A's and B's copies (porter/cache_hint.hpp; none: unhinted).
+template <class Path, int Stages, class Roles = bf16gemm_wgmma_shape::roles, porter::cache_hint HA = porter::cache_hint::none,
+          porter::cache_hint HB = porter::cache_hint::none>
 __global__ void __launch_bounds__(bf16gemm_wgmma_shape::threads, 1)
     pb_bf16gemm_wgmma(const __grid_constant__ porter::tiled_source<bf16gemm_wgmma_shape::a_box> a,
                       const __grid_constant__ porter::tiled_source<bf16gemm_wgmma_shape::b_box> b, float* __restrict__ c, int m, int n,
@@ -100,8 +104,10 @@ __global__ void __launch_bounds__(bf16gemm_wgmma_shape::threads, 1)
   static_assert(Stages >= 2,
                 "pb_bf16gemm_wgmma keeps one stage's MMAs in flight while it waits for the next stage: with one stage it would "
                 "hold the only stage while waiting for its next pass");
-  extern __shared__ __align__(1024) unsigned char smem[];
-  porter::role_pipeline<Path, Roles, Stages, a_box, b_box> pipe(smem);
+  // Its own array name: one extern __shared__ name has one alignment per translation unit (the other
+  // bench kernels declare theirs __align__(128)).
+  extern __shared__ __align__(1024) unsigned char pb_wgmma_smem[];
+  porter::role_pipeline<Path, Roles, Stages, a_box, b_box> pipe(pb_wgmma_smem);
   const int tiles_m = (m + bm - 1) / bm, tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
   const int count = int(sched.count());
   if (pipe.is_producer()) {
@@ -111,8 +117,8 @@ __global__ void __launch_bounds__(bf16gemm_wgmma_shape::threads, 1)
       bf16gemm_wgmma_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
       for (int kt = 0; kt < ktiles; ++kt) {
         auto slot = pipe.producer_acquire();
-        porter::async_copy(porter::buffer<0>(slot), a, porter::coord<2>{m0, kt * bk});
-        porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{n0, kt * bk});
+        porter::async_copy(porter::buffer<0>(slot), a, porter::coord<2>{m0, kt * bk}, porter::l2_hint_t<HA>{});
+        porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{n0, kt * bk}, porter::l2_hint_t<HB>{});
         pipe.producer_commit(slot);
       }
     }
@@ -122,13 +128,23 @@ __global__ void __launch_bounds__(bf16gemm_wgmma_shape::threads, 1)
   const int r = int(threadIdx.x) - int(Roles::producer_threads);
   const int wg = r / 128;
   float acc[wgmma_n256_accumulators];
+  if (ktiles == 0) {  // K = 0: C = 0, and no stage ever lands (apart from the main loop: its registers)
+#pragma unroll
+    for (int e = 0; e < wgmma_n256_accumulators; ++e) acc[e] = 0.f;
+    for (int tl = 0; tl < count; ++tl) {
+      int m0, n0;
+      bf16gemm_wgmma_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
+      bf16gemm_wgmma_store(acc, c, m0, n0, m, n, wg, r % 128);
+    }
+    return;
+  }
   for (int tl = 0; tl < count; ++tl) {
     int m0, n0;
     bf16gemm_wgmma_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
-    auto prev = pipe.consumer_wait();
+    auto prev = pipe.consumer_wait(porter::async_proxy_reads);  // cp_async, staged: fence.proxy.async (wgmma reads via the async proxy)
     bf16gemm_wgmma_stage(acc, prev, wg, false);
     for (int kt = 1; kt < ktiles; ++kt) {
-      auto cur = pipe.consumer_wait();
+      auto cur = pipe.consumer_wait(porter::async_proxy_reads);
       bf16gemm_wgmma_stage(acc, cur, wg, true);
       wgmma_wait<1>();  // the previous stage's MMAs are done: its buffers may be refilled
       pipe.consumer_release(prev);

@@ -2,10 +2,11 @@
 // path, as bf16gemm rows of impl "porter-wgmma": one producer warpgroup and two consumer warpgroups
 // through a porter::role_pipeline, persistent grid (one CTA per SM: 192 KiB of ring), 3 and 4
 // stages (4 is the default), and on tma "porter-wgmma-setmaxnreg" (the roles with register
-// reallocation). Compiled with PORTER_TRAP_MESSAGES=0 (bench/CMakeLists.txt; porter/detail/trap.hpp
-// says why: a printf call in the kernel serializes its wgmma). Built for sm_90a only (bench/CMakeLists.txt: wgmma is an arch-specific
-// feature); with no sm_90 target in PORTER_CUDA_ARCHITECTURES (PB_WGMMA_NO_TARGETS) it registers
-// nothing and the wgmma target line reads n/a.
+// reallocation) and "porter-wgmma-setmaxnreg-l2hint" (the same with L2 hints; only tma issues
+// hints). Compiled with PORTER_TRAP_MESSAGES=0 (bench/CMakeLists.txt; porter/detail/trap.hpp says
+// why: a printf call in the kernel serializes its wgmma). Built for sm_90a only (bench/CMakeLists.txt:
+// wgmma is an arch-specific feature); with no sm_90 target in PORTER_CUDA_ARCHITECTURES
+// (PB_WGMMA_NO_TARGETS) it registers nothing and the wgmma target line reads n/a.
 #include "porter_register.cuh"
 #if !defined(PB_WGMMA_NO_TARGETS)
 #include "bf16gemm_wgmma.cuh"
@@ -18,15 +19,17 @@ namespace {
 /// The wgmma kernel on path `Path` with `S` stages: a persistent schedule over the tiles (the
 /// producer runs ahead across tiles), launched with uses_role_pipeline so that porter::launch
 /// refuses devices and binaries the role protocol cannot run on.
-template <class Path, int S, class Roles = bf16gemm_wgmma_shape::roles>
+template <class Path, int S, class Roles = bf16gemm_wgmma_shape::roles, porter::cache_hint HA = porter::cache_hint::none,
+          porter::cache_hint HB = porter::cache_hint::none>
 void add_bf16gemm_wgmma(registry& r, const char* impl) {
   using namespace bf16gemm_wgmma_shape;
   using Pipe = porter::role_pipeline<Path, Roles, S, a_box, b_box>;
-  auto* k = &pb_bf16gemm_wgmma<Path, S, Roles>;
+  auto* k = &pb_bf16gemm_wgmma<Path, S, Roles, HA, HB>;
   kernel_desc d = porter_desc<Path, Pipe>(threads, reinterpret_cast<const void*>(k), "pb_bf16gemm_wgmma", sched_mode::persistent);
   d.impl = impl;
   d.default_stages = default_stages_bf16gemm_wgmma;
   d.min_cc = d.min_cc > min_cc ? d.min_cc : min_cc;
+  d.only_cc = min_cc;  // sm_90a code runs on 9.0 devices only
   r.bf16gemm.push_back({d, [k](const bf16gemm_problem& p, int grid) -> launcher {
                           const std::int64_t ea[2] = {p.m, p.k}, eb[2] = {p.n, p.k};
                           auto sa = porter::make_tiled_source<a_box>(p.a, ea);
@@ -59,6 +62,11 @@ void register_bf16gemm_wgmma_kernels(registry& r) {
   // The same kernel with register reallocation (producers 40, consumers 232: setmaxnreg), tma only.
   add_bf16gemm_wgmma<porter::path::tma, default_stages_bf16gemm_wgmma, bf16gemm_wgmma_shape::roles_setmaxnreg>(
       r, "porter-wgmma-setmaxnreg");
+  // L2 hints (porter/cache_hint.hpp): A evict_last, B evict_first. In the grouped order a wave of
+  // 132 tiles covers 8 tile rows x 16.5 columns and the next wave the other 15.5 columns of the same
+  // 8 rows, so A's 8 row blocks (16 MiB at 8192^3) are read again while B's (4 MiB each) are not.
+  add_bf16gemm_wgmma<porter::path::tma, default_stages_bf16gemm_wgmma, bf16gemm_wgmma_shape::roles_setmaxnreg,
+                     porter::cache_hint::evict_last, porter::cache_hint::evict_first>(r, "porter-wgmma-setmaxnreg-l2hint");
 #endif
 }
 

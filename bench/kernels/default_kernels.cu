@@ -18,7 +18,12 @@ struct add_defaults {
       add_smallgemm<Path, default_stages_smallgemm>(reg, m);
     });
     add_sgemm_nested<Path, default_stages_sgemm>(reg);
-    add_copy2d<Path, default_stages_copy2d>(reg, sched_mode::planned);
+    // x read with L2 hint evict_first (porter/cache_hint.hpp): only tma issues hints (cp_async and
+    // staged take them and issue nothing: the same kernel as the "porter" row).
+    if constexpr (std::is_same_v<Path, porter::path::tma>)
+      add_stream<Path, default_stages_stream, porter::cache_hint::evict_first>(reg, sched_mode::planned);
+    add_copy2d<Path, default_stages_copy2d_of<Path>>(reg, sched_mode::planned);
+    add_copy2d<Path, default_stages_copy2d_of<Path>>(reg, sched_mode::per_tile);
     add_transpose<Path, default_stages_transpose, porter::swizzle::b128>(reg);
     add_transpose<Path, default_stages_transpose, porter::swizzle::none>(reg);
   }

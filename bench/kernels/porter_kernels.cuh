@@ -15,8 +15,9 @@
 namespace pb {
 
 /// stream: y = a * x + b over n floats. x is read in 1D boxes of 4096 floats (16 KiB per stage);
-/// tile t is elements [t * 4096, t * 4096 + 4096).
-template <class Path, int Stages>
+/// tile t is elements [t * 4096, t * 4096 + 4096). H: the L2 hint of x's copies (none, or
+/// evict_first: x is read once; the "porter-evict-first" rows).
+template <class Path, int Stages, porter::cache_hint H = porter::cache_hint::none>
 __global__ void __launch_bounds__(stream_shape::threads)
     pb_stream(const __grid_constant__ porter::tiled_source<stream_shape::box> x, float* __restrict__ y, long long n,
               float a, float b, porter::tile_schedule sched) {
@@ -25,7 +26,7 @@ __global__ void __launch_bounds__(stream_shape::threads)
   porter::pipeline<Path, Stages, box> pipe(smem);
   porter::for_each_tile(
       pipe, x, sched, [&](long long t) { return porter::coord<1>{int(t * tile)}; },
-      [&](porter::tile_view<box> v, long long t) { stream_consume(v.data(), y, t * tile, n, a, b); });
+      [&](porter::tile_view<box> v, long long t) { stream_consume(v.data(), y, t * tile, n, a, b); }, porter::l2_hint_t<H>{});
 }
 
 /// copy2d: y = x through shared memory. Each landed 32 x 128 tile is stored back from its stage with

@@ -62,11 +62,16 @@ kernel_desc porter_desc(int threads, const void* func, const char* kernel, sched
   return d;
 }
 
-template <class Path, int S>
+/// stream rows; H = evict_first: the "porter-evict-first" rows (x's copies hinted; same schedule).
+template <class Path, int S, porter::cache_hint H = porter::cache_hint::none>
 void add_stream(registry& r, sched_mode m) {
   using Pipe = porter::pipeline<Path, S, stream_shape::box>;
-  auto* k = &pb_stream<Path, S>;
-  r.stream.push_back({porter_desc<Path, Pipe>(stream_shape::threads, reinterpret_cast<const void*>(k), "pb_stream", m),
+  auto* k = &pb_stream<Path, S, H>;
+  kernel_desc d = porter_desc<Path, Pipe>(stream_shape::threads, reinterpret_cast<const void*>(k), "pb_stream", m);
+  if constexpr (H == porter::cache_hint::evict_first) d.impl = std::string(d.impl) + "-evict-first";
+  else if constexpr (H == porter::cache_hint::evict_last) d.impl = std::string(d.impl) + "-evict-last";
+  else if constexpr (H == porter::cache_hint::evict_normal) d.impl = std::string(d.impl) + "-evict-normal";
+  r.stream.push_back({d,
                       [k, m](const stream_problem& p, int grid) -> launcher {
                         const std::int64_t ext[1] = {p.n};
                         auto src = porter::make_tiled_source<stream_shape::box>(p.x, ext);
@@ -144,7 +149,9 @@ void add_copy2d(registry& r, sched_mode m) {
   using B = copy2d_shape::box;
   using Pipe = porter::pipeline<Path, S, B>;
   auto* k = &pb_copy2d<Path, S>;
-  r.copy2d.push_back({porter_desc<Path, Pipe>(copy2d_shape::threads, reinterpret_cast<const void*>(k), "pb_copy2d", m),
+  kernel_desc d = porter_desc<Path, Pipe>(copy2d_shape::threads, reinterpret_cast<const void*>(k), "pb_copy2d", m);
+  d.default_stages = S;  // per path (shapes.hpp: default_stages_copy2d_of)
+  r.copy2d.push_back({d,
                       [k, m](const grid2d_problem& p, int grid) -> launcher {
                         const std::int64_t ext[2] = {p.h, p.w};
                         auto src = porter::make_tiled_source<B>(p.x, ext);

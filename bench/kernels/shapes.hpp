@@ -7,6 +7,7 @@
 #include <cuda_bf16.h>
 
 #include <porter/box.hpp>
+#include <porter/path.hpp>
 #include <porter/roles.hpp>
 
 namespace pb {
@@ -172,7 +173,14 @@ constexpr int default_stages_stream = 4;
 constexpr int default_stages_stencil = 3;
 constexpr int default_stages_sgemm = 4;
 constexpr int default_stages_smallgemm = 4;  // the sample's maxPipelineStages
-constexpr int default_stages_copy2d = 4;
+/// copy2d's stages per path: occupancy beats depth. Measured on the H200 (session 25, one 32 x 128
+/// tile per CTA, 16 KiB stages; build-scratch experiment, bench/results/h200-2026-12-03-session25):
+/// S = 2 / 3 / 4 ran tma at 0.99 / 1.00 / 0.96x cudaMemcpy (6 / 4 / 3 CTAs per SM), cp_async at
+/// 0.99 / 1.00 / 0.97x, staged at 1.00 / 0.95 / 0.88x (4 / 4 / 3 CTAs per SM; staged keeps one
+/// stage's loads in registers, so more stages add barriers, not bytes in flight).
+template <class Path>
+inline constexpr int default_stages_copy2d_of = Path::id == porter::path_id::staged ? 2 : 3;
+constexpr int default_stages_copy2d = 3;  ///< the workload's fallback; every copy2d row states its own (kernel_desc::default_stages)
 constexpr int default_stages_transpose = 4;
 constexpr int default_stages_bf16gemm = 3;   // 3 x 48 KiB fits an A100's 163 KiB per CTA too (4 fits only sm_90's 227 KiB)
 constexpr int default_stages_bf16gemm_wgmma = 4;  // sm_90a only: 4 x 48 KiB of sm_90's 227 KiB

@@ -29,7 +29,7 @@
 //
 // Outside sm_90a (wgmma is an arch-specific feature: not sm_90, not sm_100a) the functions compile
 // to a trap with a message (PORTER_ARCH_HAS_WGMMA); porter-bench builds the kernels that use them
-// for sm_90a only and refuses their rows on other devices.
+// for sm_90a only and skips their rows on any device that is not 9.0 (kernel_desc::only_cc).
 #pragma once
 #include <cstdint>
 

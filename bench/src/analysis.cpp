@@ -38,6 +38,9 @@ std::string describe(const row& r) {
   return o.str();
 }
 
+/// Stages of a row (-1 when there is none: matches nothing).
+static int mc_stages(const row* r) { return r ? r->stages : -1; }
+
 void add_target(context& cx, const std::string& name, const row* num, const row* den, double goal, const std::string& why_if_missed) {
   target t;
   t.name = name;
@@ -311,6 +314,17 @@ void evaluate_targets(context& cx) {
     add_target(cx, "bf16gemm 8192^3: porter-wgmma/tma (producer warpgroup + 2 consumer warpgroups) >= 0.85x cuBLAS bf16", wg, cb, 0.85,
                "one 128 x 256 tile per CTA at a time, fp32 C stored from registers while the tensor cores idle, a persistent "
                "round-robin grid (no cluster multicast); see --ncu (tensor pipe active, stalls)");
+    // Multicast (issue 9, part 2): 2-CTA clusters sharing the B box of every step, against the same
+    // kernel and one-tile-per-CTA schedule without clusters ("porter-per-tile"). --ncu compares
+    // their L2 read sectors.
+    const row* mc = best_row(cx, [&](const row& r) {
+      return r.workload == "bf16gemm" && r.size == b8 && r.impl == "porter-multicast" && r.path == "tma";
+    });
+    const row* pt = best_row(cx, [&](const row& r) {
+      return r.workload == "bf16gemm" && r.size == b8 && r.impl == "porter-per-tile" && r.path == "tma" && r.stages == mc_stages(mc);
+    });
+    add_target(cx, "bf16gemm 8192^3: porter-multicast/tma (2-CTA clusters sharing B) >= 1.00x porter-per-tile/tma (no clusters)", mc, pt,
+               1.00, "the ring's reuse barrier spans the cluster (barrier.cluster every step): the two CTAs advance in lockstep");
     const row* au = best_row(cx, [&](const row& r) { return r.workload == "bf16gemm" && r.size == b8 && r.impl == "porter" && r.path == "automatic"; });
     const row* fast = best_row(cx, [&](const row& r) {
       return r.workload == "bf16gemm" && r.size == b8 && r.impl == "porter" && !r.sweep_only && r.path != "automatic";

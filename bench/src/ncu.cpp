@@ -192,6 +192,7 @@ int ncu_child(context& cx) {
   int index = 0;
   auto launch_once = [&](const std::string& label, const kernel_desc& d, const std::function<launcher(int)>& bind) {
     if (d.min_cc > cx.caps.compute_capability()) return;
+    if (d.only_cc != 0 && d.only_cc != cx.caps.compute_capability()) return;
     cudaFuncAttributes a{};
     if (cudaFuncGetAttributes(&a, d.func) != cudaSuccess) { cudaGetLastError(); return; }
     const int ctas = ctas_per_sm(d);

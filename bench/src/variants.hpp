@@ -26,6 +26,7 @@ struct kernel_desc {
   std::size_t stage_bytes = 0;  ///< bytes one stage brings in (the ring's stage size)
   std::size_t fixed_smem = 0;   ///< dynamic shared memory besides the stages (barrier header, slack)
   int min_cc = 0;           ///< compute capability the path needs (90, 80, 0)
+  int only_cc = 0;          ///< nonzero: the one compute capability the code runs on (sm_90a code: 90)
   bool async_copies = true; ///< false for the staged path (synchronous loads, CTA barrier)
   const void* func = nullptr;  ///< the __global__ function (occupancy, attributes)
   std::string kernel;       ///< function name as ncu shows it, e.g. "pb_stream"

@@ -100,6 +100,11 @@ bool prepare(context& cx, const kernel_desc& d, row& r) {
                " has " + cc_str(cx.caps.compute_capability());
     return false;
   }
+  if (d.only_cc != 0 && d.only_cc != cx.caps.compute_capability()) {
+    r.status = "skipped: " + d.impl + "/" + d.path + " is built for compute capability " + cc_str(d.only_cc) +
+               " only (an arch-specific target, e.g. sm_90a); " + cx.caps.name + " has " + cc_str(cx.caps.compute_capability());
+    return false;
+  }
   cudaFuncAttributes a{};
   if (cudaFuncGetAttributes(&a, d.func) != cudaSuccess) {
     cudaGetLastError();
