@@ -13,8 +13,12 @@
 // in session 25: the CacheHint device suite's multi-step kernel with the zero-filling form
 // (src-size operand), and a one-step kernel whose whole chunks took the form without src-size while
 // its edge chunks went unhinted; a one-step kernel with the src-size form on every chunk and
-// straight-line probes of every form ran. Not understood (the SASS was not read), and the hint
-// measured no gain where it ran (stream evict_first 0.956x against 0.997x unhinted; the wgmma GEMM's
+// straight-line probes of every form ran. In the failing probe's SASS the policy reaches the
+// LDGSTS memory descriptor through "@!P1 R2UR UR6, R16": a move into a uniform register under the
+// lane predicate that picks the hinted copy, inside divergent code; in the kernel that ran it is
+// unpredicated and hoisted (bench/results/h200-2026-12-03-session25/probe_sass_excerpt.txt). A
+// ptxas 13.0 code-generation fault is the likely cause; not proven. The hint also measured no gain
+// where it ran (stream evict_first 0.956x against 0.997x unhinted; the wgmma GEMM's
 // cp_async row 392 against 434 TFLOP/s at 4096^3), so the cp_async copies carry no cache policy.
 // Completion is the protocol's (porter/cp_async/protocol.hpp): one cp.async group per stage, then
 // cp.async.wait_group and a CTA barrier. The plain-load fallback below 4 bytes completes with the
