@@ -2,6 +2,7 @@
 #pragma once
 #include <porter/porter.hpp>
 
+#include <algorithm>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -68,9 +69,11 @@ void add_stream(registry& r, sched_mode m) {
   using Pipe = porter::pipeline<Path, S, stream_shape::box>;
   auto* k = &pb_stream<Path, S, H>;
   kernel_desc d = porter_desc<Path, Pipe>(stream_shape::threads, reinterpret_cast<const void*>(k), "pb_stream", m);
-  if constexpr (H == porter::cache_hint::evict_first) d.impl = std::string(d.impl) + "-evict-first";
-  else if constexpr (H == porter::cache_hint::evict_last) d.impl = std::string(d.impl) + "-evict-last";
-  else if constexpr (H == porter::cache_hint::evict_normal) d.impl = std::string(d.impl) + "-evict-normal";
+  if constexpr (H != porter::cache_hint::none) {  // "porter-evict-first": the hint's name, hyphenated
+    std::string hint = porter::cache_hint_name(H);
+    std::replace(hint.begin(), hint.end(), '_', '-');
+    d.impl = std::string(d.impl) + "-" + hint;
+  }
   r.stream.push_back({d,
                       [k, m](const stream_problem& p, int grid) -> launcher {
                         const std::int64_t ext[1] = {p.n};

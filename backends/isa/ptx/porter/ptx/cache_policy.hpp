@@ -1,5 +1,6 @@
 // porter/ptx/cache_policy.hpp — L2 cache eviction policies (createpolicy), the operand of every
-// instruction variant with .L2::cache_hint (porter/ptx/cp_async.hpp, porter/ptx/bulk.hpp).
+// instruction variant with .L2::cache_hint (porter/ptx/bulk.hpp; cp.async has no hinted wrapper:
+// porter/cp_async/copy.hpp says why).
 //
 // Source: PTX ISA 8.x, "createpolicy" (PTX 7.4, sm_80): a fraction-based policy applies its
 // primary priority to `fraction` of the accessed lines (1.0 here: all of them). The 64-bit policy
