@@ -11,6 +11,7 @@ namespace porter_test {
 /// Slots first..first+trips-1 of work[blockIdx.x]: tile j (dense box bytes at tiles + j * Box::bytes)
 /// is written into one of two shared buffers through tile_view (so in the box's swizzled layout),
 /// then stored / reduced at coords[j]; a group per tile; a buffer is refilled after wait_read<1>.
+/// Even CTAs end with wait_write, odd ones with wait_read (what a CTA needs before it exits).
 template <class Path, class Box, int Mode>
 __global__ void store_tiles_kernel(const __grid_constant__ porter::tiled_destination<Box> dst, const unsigned char* tiles,
                                    const porter::coord<Box::rank>* coords, const int2* work) {
@@ -33,7 +34,9 @@ __global__ void store_tiles_kernel(const __grid_constant__ porter::tiled_destina
     else porter::async_reduce<porter::reduce_op::max>(q, dst, view, coords[first + i]);
     q.commit();
   }
-  q.wait_write();
+  // Both ends a CTA may have (porter/store.hpp): odd CTAs leave with their writes still in flight.
+  if (blockIdx.x & 1) q.wait_read();
+  else q.wait_write();
 }
 
 /// Byte ranges: the CTA loads `src` (n_src bytes) into shared memory, then stores range j
@@ -47,7 +50,8 @@ __global__ void store_ranges_kernel(const unsigned char* src, unsigned char* dst
     porter::async_store(q, dst + std::size_t(j) * 2112 + tri[j].x, buf + tri[j].y, std::size_t(tri[j].z));
     q.commit();
   }
-  q.wait_write();
+  if (n & 1) q.wait_read();  // one CTA per case: the ending alternates with the range count
+  else q.wait_write();
 }
 
 template <class T> constexpr int value_kind_of() {

@@ -26,8 +26,7 @@ __global__ void copy_back(const __grid_constant__ porter::tiled_source<tile> in,
         q.commit();
         q.wait_read();                                // the stage may be refilled now
       });
-  q.wait_write();
-}
+}  // no q.wait_write() before exit: the stores have read their tiles, their writes land by the grid's end
 template __global__ void copy_back<porter::path::tma>(const __grid_constant__ porter::tiled_source<tile>,
                                                       const __grid_constant__ porter::tiled_destination<tile>, porter::tile_schedule);
 template __global__ void copy_back<porter::path::staged>(const __grid_constant__ porter::tiled_source<tile>,
