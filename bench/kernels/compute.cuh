@@ -143,6 +143,49 @@ __device__ __forceinline__ void sgemm_mma(float (&acc)[8][8], const float* sa, c
   }
 }
 
+/// The byte offsets of this thread's four float4 reads in a K-tile landed as
+/// sgemm_shape::a_box_swizzled / b_box_swizzled ([8][4][32] floats, 128 B swizzle), for even and
+/// odd k: element (k, m) lies in row r = 4 k + m / 32 at chunk ((m % 32) / 4) ^ (r % 8), and for
+/// the 4-aligned columns a thread reads r % 8 = 4 (k % 2) + m / 32. Read at k: offset[k % 2] + 512 k.
+struct sgemm_swizzled_offsets {
+  int a0[2], a1[2], b0[2], b1[2];
+  __device__ __forceinline__ explicit sgemm_swizzled_offsets(const sgemm_thread& t) {
+    auto at = [](int col, int parity) {
+      const int g = col / 32, c = (col % 32) / 4;
+      return g * 128 + ((c ^ (4 * parity + g)) << 4);
+    };
+#pragma unroll
+    for (int p = 0; p < 2; ++p) {
+      a0[p] = at(t.arow, p);
+      a1[p] = at(t.arow + 32, p);
+      b0[p] = at(t.bcol, p);
+      b1[p] = at(t.bcol + 16, p);
+    }
+  }
+};
+
+/// sgemm_mma on swizzled K-tiles (sgemm_shape::a_box_swizzled, b_box_swizzled): the same values in
+/// the same order, so the same FMAs and bits; only the shared addresses differ.
+__device__ __forceinline__ void sgemm_mma_swizzled(float (&acc)[8][8], const float* sa, const float* sb,
+                                                   const sgemm_swizzled_offsets& o) {
+  using namespace sgemm_shape;
+  const unsigned char* pa = reinterpret_cast<const unsigned char*>(sa);
+  const unsigned char* pb = reinterpret_cast<const unsigned char*>(sb);
+#pragma unroll
+  for (int q = 0; q < bk; ++q) {
+    const float4 a0 = *reinterpret_cast<const float4*>(pa + q * 512 + o.a0[q & 1]);
+    const float4 a1 = *reinterpret_cast<const float4*>(pa + q * 512 + o.a1[q & 1]);
+    const float4 b0 = *reinterpret_cast<const float4*>(pb + q * 512 + o.b0[q & 1]);
+    const float4 b1 = *reinterpret_cast<const float4*>(pb + q * 512 + o.b1[q & 1]);
+    const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+    const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+      for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+  }
+}
+
 /// Zero this thread's 8 x 8 accumulators. A kernel whose steps run across output tiles calls it once
 /// before its first step and right after each tile's sgemm_store, not at a tile's first step: there
 /// the test "first K-tile of a tile?" is in every step, and the compiler turns the 64 stores into 64

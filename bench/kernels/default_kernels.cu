@@ -18,6 +18,7 @@ struct add_defaults {
       add_smallgemm<Path, default_stages_smallgemm>(reg, m);
     });
     add_sgemm_nested<Path, default_stages_sgemm>(reg);
+    add_sgemm_swizzled<Path, default_stages_sgemm>(reg);
     // x read with L2 hint evict_first (porter/cache_hint.hpp): only tma issues hints (cp_async and
     // staged take them and issue nothing: the same kernel as the "porter" row).
     if constexpr (std::is_same_v<Path, porter::path::tma>)

@@ -29,11 +29,11 @@ __global__ void __launch_bounds__(stream_shape::threads)
       [&](porter::tile_view<box> v, long long t) { stream_consume(v.data(), y, t * tile, n, a, b); }, porter::l2_hint_t<H>{});
 }
 
-/// copy2d: y = x through shared memory. Each landed 32 x 128 tile is stored back from its stage with
+/// copy2d: y = x through shared memory. Each landed 16 x 256 tile is stored back from its stage with
 /// async_store (tma: cp.async.bulk.tensor to global); before the stage is released the body waits
 /// until the store has read it (wait_read_before_release: on tma thread 0 alone, no CTA barrier).
 template <class Path, int Stages>
-__global__ void __launch_bounds__(copy2d_shape::threads)
+__global__ void __launch_bounds__(copy2d_shape::threads_of<Path>)
     pb_copy2d(const __grid_constant__ porter::tiled_source<copy2d_shape::box> x,
               const __grid_constant__ porter::tiled_destination<copy2d_shape::box> y, int w, porter::tile_schedule sched) {
   using namespace copy2d_shape;
@@ -47,7 +47,8 @@ __global__ void __launch_bounds__(copy2d_shape::threads)
     q.commit();
     q.wait_read_before_release();  // the stage is released after this body and refilled after the pipeline's barrier
   });
-  q.wait_write();
+  // No q.wait_write(): every store has read its stage (above), and a CTA need not wait for its
+  // global writes before it exits (porter/store.hpp). (With it: the same speed, H200 session 26.)
 }
 
 /// transpose: y = x^T in 32 x 32 tiles, each landed in swizzle mode Sw and read by columns
@@ -141,17 +142,23 @@ __global__ void __launch_bounds__(boxsize_shape::threads)
 /// need (see bench/README.md, "What limits porter here"). The pipeline knows the CTA size
 /// (porter::cta_threads<256>, as the hand-written kernels assume it): each thread's one chunk of a
 /// box is issued without a test (cp_async, H200 8192^3: 29.38 -> 28.11 ms).
-template <class Path, int Stages>
+/// Swizzled = true (impl "porter-swizzled"): the K-tiles land as sgemm_shape::a_box_swizzled /
+/// b_box_swizzled (3D boxes of a (K, M / 32, 32) view, 128 B swizzle; M and N multiples of 32) and
+/// are read through the swizzle (sgemm_mma_swizzled): the same FMAs, the same C.
+template <class Path, int Stages, bool Swizzled = false>
 __global__ void __launch_bounds__(sgemm_shape::threads, 2)
-    pb_sgemm(const __grid_constant__ porter::tiled_source<sgemm_shape::a_box> at,
-             const __grid_constant__ porter::tiled_source<sgemm_shape::b_box> bsrc, float* __restrict__ c, int m, int n,
-             int k, porter::tile_schedule sched) {
+    pb_sgemm(const __grid_constant__ porter::tiled_source<sgemm_shape::a_box_of<Swizzled>> at,
+             const __grid_constant__ porter::tiled_source<sgemm_shape::b_box_of<Swizzled>> bsrc, float* __restrict__ c, int m,
+             int n, int k, porter::tile_schedule sched) {
   using namespace sgemm_shape;
+  using A = a_box_of<Swizzled>;
+  using B = b_box_of<Swizzled>;
   extern __shared__ __align__(128) unsigned char smem[];
-  porter::pipeline<Path, Stages, a_box, b_box> pipe(smem, porter::cta_threads<threads>);
+  porter::pipeline<Path, Stages, A, B> pipe(smem, porter::cta_threads<threads>);
   const int tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
   const int tiles = int(sched.count()), steps = tiles * ktiles;
   const sgemm_thread th;
+  const sgemm_swizzled_offsets offs(th);  // unused (and dropped) unless Swizzled
   float acc[8][8];
   // One step = the At and B boxes of one K-tile. Step i is consumed at iteration i; the step
   // Stages-1 ahead is issued right after step i has landed (into the stage released at the end of
@@ -171,8 +178,13 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
   if (steps > 0) locate();  // n == 0 gives tiles_n == 0 and no steps
   auto issue = [&] {
     auto slot = pipe.producer_acquire();
-    porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{p_kt * bk, p_tm * bm});
-    porter::async_copy(porter::buffer<1>(slot), bsrc, porter::coord<2>{p_kt * bk, p_tn * bn});
+    if constexpr (Swizzled) {
+      porter::async_copy(porter::buffer<0>(slot), at, porter::coord<3>{p_kt * bk, p_tm * (bm / group), 0});
+      porter::async_copy(porter::buffer<1>(slot), bsrc, porter::coord<3>{p_kt * bk, p_tn * (bn / group), 0});
+    } else {
+      porter::async_copy(porter::buffer<0>(slot), at, porter::coord<2>{p_kt * bk, p_tm * bm});
+      porter::async_copy(porter::buffer<1>(slot), bsrc, porter::coord<2>{p_kt * bk, p_tn * bn});
+    }
     pipe.producer_commit(slot);
     ++issued;
     if (++p_kt == ktiles) {
@@ -187,7 +199,8 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
     while (issued < steps && issued < i + (i == 0 || Stages == 1 ? ahead : 0)) issue();
     auto ready = pipe.consumer_wait();
     if (Stages > 1 && issued < steps) issue();
-    sgemm_mma(acc, ready.template tile<0>().data(), ready.template tile<1>().data(), th);
+    if constexpr (Swizzled) sgemm_mma_swizzled(acc, ready.template tile<0>().data(), ready.template tile<1>().data(), offs);
+    else sgemm_mma(acc, ready.template tile<0>().data(), ready.template tile<1>().data(), th);
     if (c_kt == ktiles - 1) {
       const int t = int(sched.tile(c_tl));
       const int tm = t / tiles_n, tn = t - tm * tiles_n;

@@ -3,6 +3,7 @@
 #include <porter/porter.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -125,6 +126,33 @@ void add_sgemm(registry& r, sched_mode m) {
                      }});
 }
 
+/// pb_sgemm on 128 B-swizzled K-tiles (sgemm_shape::a_box_swizzled) on the planned schedule: impl
+/// "porter-swizzled". The matrices are viewed as (K, M / 32, 32) and (K, N / 32, 32): M and N must
+/// be multiples of 32 (porter-bench's sizes are).
+template <class Path, int S>
+void add_sgemm_swizzled(registry& r) {
+  using namespace sgemm_shape;
+  using Pipe = porter::pipeline<Path, S, a_box_swizzled, b_box_swizzled>;
+  auto* k = &pb_sgemm<Path, S, true>;
+  kernel_desc d = porter_desc<Path, Pipe>(threads, reinterpret_cast<const void*>(k), "pb_sgemm", sched_mode::planned);
+  d.impl = "porter-swizzled";
+  r.sgemm.push_back({d, [k](const sgemm_problem& p, int grid) -> launcher {
+                       if (p.m % group != 0 || p.n % group != 0)
+                         throw std::invalid_argument("porter-swizzled sgemm: M and N must be multiples of 32");
+                       const std::int64_t ea[3] = {p.k, p.m / group, group}, eb[3] = {p.k, p.n / group, group};
+                       const std::int64_t sa_strides[2] = {p.m, group}, sb_strides[2] = {p.n, group};
+                       auto sa = porter::make_tiled_source<a_box_swizzled>(p.at, ea, sa_strides);
+                       auto sb = porter::make_tiled_source<b_box_swizzled>(p.b, eb, sb_strides);
+                       const long long tiles = static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+                       const porter::tile_schedule sc =
+                           schedule_for(sched_mode::planned, tiles, grid, Pipe::ring::stage_bytes, S, (p.k + bk - 1) / bk);
+                       return [=](cudaStream_t s) {
+                         porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(threads), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n,
+                                              p.k, sc);
+                       };
+                     }});
+}
+
 /// pb_sgemm_nested (the consumer loop nested per tile) on the planned schedule: impl "porter-nested".
 template <class Path, int S>
 void add_sgemm_nested(registry& r) {
@@ -152,7 +180,7 @@ void add_copy2d(registry& r, sched_mode m) {
   using B = copy2d_shape::box;
   using Pipe = porter::pipeline<Path, S, B>;
   auto* k = &pb_copy2d<Path, S>;
-  kernel_desc d = porter_desc<Path, Pipe>(copy2d_shape::threads, reinterpret_cast<const void*>(k), "pb_copy2d", m);
+  kernel_desc d = porter_desc<Path, Pipe>(copy2d_shape::threads_of<Path>, reinterpret_cast<const void*>(k), "pb_copy2d", m);
   d.default_stages = S;  // per path (shapes.hpp: default_stages_copy2d_of)
   r.copy2d.push_back({d,
                       [k, m](const grid2d_problem& p, int grid) -> launcher {
@@ -163,7 +191,7 @@ void add_copy2d(registry& r, sched_mode m) {
                                                 ((p.h + copy2d_shape::tile_h - 1) / copy2d_shape::tile_h);
                         const porter::tile_schedule sc = schedule_for(m, tiles, grid, Pipe::ring::stage_bytes, S, 1);
                         return [=](cudaStream_t s) {
-                          porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(copy2d_shape::threads), Pipe::shared_bytes, s, src, dst,
+                          porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(copy2d_shape::threads_of<Path>), Pipe::shared_bytes, s, src, dst,
                                                p.w, sc);
                         };
                       }});

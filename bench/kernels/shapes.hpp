@@ -71,6 +71,15 @@ constexpr int bm = 128, bn = 128, bk = 8;
 using a_box = porter::box<float, bk, bm>;
 using b_box = porter::box<float, bk, bn>;
 constexpr double flops_per_stage = 2.0 * bm * bn * bk;
+// The swizzled form (impl "porter-swizzled"): each operand's K-tile as a 3D box [bk][4][32] of a
+// view (K, M / 32, 32) of the matrix, in the 128 B swizzle (a 512-byte row cannot take it: the
+// swizzle span is 128 B). Landed row r = 4 k + g holds columns 32 g .. 32 g + 31 of K-row k, its
+// 16-byte chunk c at chunk c ^ (r % 8). The same bytes as a_box, permuted; M and N multiples of 32.
+constexpr int group = 32;
+using a_box_swizzled = porter::swizzled<porter::box<float, bk, bm / group, group>, porter::swizzle::b128>;
+using b_box_swizzled = porter::swizzled<porter::box<float, bk, bn / group, group>, porter::swizzle::b128>;
+template <bool Swizzled> using a_box_of = std::conditional_t<Swizzled, a_box_swizzled, a_box>;
+template <bool Swizzled> using b_box_of = std::conditional_t<Swizzled, b_box_swizzled, b_box>;
 }  // namespace sgemm_shape
 
 // ---- smallgemm: C[M][N] = A[M][K] * B[K][N], all row-major, with the small tiles of the CUDA
@@ -91,10 +100,16 @@ static_assert(threads == tile * tile, "one C element per thread");
 }  // namespace smallgemm_shape
 
 // ---- copy2d: y = x over an h x w fp32 grid, global -> shared -> global (async_copy, async_store) ---
-// 32 x 128 tiles (16 KiB, 512-byte rows); each tile is copied in, then stored from the landed stage.
+// 16 x 256 tiles (16 KiB, 1 KiB rows: TMA's widest box row of fp32); each tile is copied in, then
+// stored from the landed stage. H200, session 26 (9 rounds interleaved with cudaMemcpy, median
+// ratios; bench/results/h200-2026-12-03-session26): 16 x 256 against 32 x 128 at 4 CTAs per SM:
+// tma 0.9999 / 0.9956x (128 threads), cp_async 1.0026 / 1.0009x, staged 1.0021 / 0.9986x (256).
 namespace copy2d_shape {
-constexpr int threads = 256;
-constexpr int tile_h = 32, tile_w = 128;
+/// CTA size per path: on tma one thread issues the tile's copy and store and the others only wait
+/// (fewer waiting warps per SM); cp_async and staged move the bytes with every thread.
+template <class Path>
+inline constexpr int threads_of = Path::id == porter::path_id::tma ? 128 : 256;
+constexpr int tile_h = 16, tile_w = 256;
 using box = porter::box<float, tile_h, tile_w>;
 constexpr int size = 16384;  // 16384 x 16384 fp32: 1 GiB read, 1 GiB written
 }  // namespace copy2d_shape
@@ -174,7 +189,8 @@ constexpr int default_stages_stencil = 3;
 constexpr int default_stages_sgemm = 4;
 constexpr int default_stages_smallgemm = 4;  // the sample's maxPipelineStages
 /// copy2d's stages per path: occupancy beats depth. Measured on the H200 (session 25, one 32 x 128
-/// tile per CTA, 16 KiB stages; build-scratch experiment, bench/results/h200-2026-12-03-session25):
+/// tile per CTA, 16 KiB stages; build-scratch experiment, bench/results/h200-2026-12-03-session25;
+/// the 16 x 256 tiles of session 26 have the same 16 KiB stages):
 /// S = 2 / 3 / 4 ran tma at 0.99 / 1.00 / 0.96x cudaMemcpy (6 / 4 / 3 CTAs per SM), cp_async at
 /// 0.99 / 1.00 / 0.97x, staged at 1.00 / 0.95 / 0.88x (4 / 4 / 3 CTAs per SM; staged keeps one
 /// stage's loads in registers, so more stages add barriers, not bytes in flight).

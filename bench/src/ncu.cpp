@@ -37,6 +37,14 @@ const metric k_metrics[] = {
     {"sm__warps_active.avg.pct_of_peak_sustained_active", "occupancy%"},
     {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "dram%"},
     {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", "smem_bank_conflicts"},
+    // From the instructions' own addresses (SASS-level counters, as the Source page's "L1 Wavefronts
+    // Shared"): the wavefronts the shared loads needed. Divided by the shared-load instructions it is
+    // the wavefronts per load (4 for a warp's 16-byte loads without conflicts, 32 for 32-way ones).
+    // The hardware counter above also counts collisions with the asynchronous fills of shared memory
+    // (TMA, cp.async): the swizzled transpose's loads need 4.00 wavefronts each, and the counter still
+    // shows 0.64 M "conflicts" on tma (session 26).
+    {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smem_ld_wavefronts"},
+    {"smsp__sass_inst_executed_op_shared_ld.sum", "smem_ld_instructions"},
     {"smsp__inst_executed.sum", "warp_instructions"},
     {"lts__t_sectors_op_read.sum", "l2_read_sectors"},  // L2 reads in 32-byte sectors (multicast divides a shared tile's)
     {"gpu__time_duration.sum", "time"},
@@ -180,6 +188,25 @@ void run_ncu(context& cx, const std::string& self) {
       auto it = col.find(m.name);
       std::string v = it != col.end() && it->second < int(f.size()) ? f[it->second] : "n/a";
       s.metrics.emplace_back(m.shown, v);
+    }
+    // Derived: shared-load wavefronts per shared-load instruction (see k_metrics).
+    {
+      double wf = -1, in = -1;
+      for (const auto& [k, v] : s.metrics) {
+        std::string d;
+        for (char c : v)
+          if (c != ',') d += c;
+        char* end = nullptr;
+        const double x = d.empty() ? -1 : std::strtod(d.c_str(), &end);
+        if (end == nullptr || *end != '\0') continue;
+        if (k == "smem_ld_wavefronts") wf = x;
+        if (k == "smem_ld_instructions") in = x;
+      }
+      if (wf >= 0 && in > 0) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.2f", wf / in);
+        s.metrics.emplace_back("smem_ld_wavefronts_per_load", buf);
+      }
     }
     cx.rep.stalls.push_back(s);
   }
