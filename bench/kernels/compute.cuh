@@ -124,6 +124,18 @@ struct sgemm_thread {
   __device__ __forceinline__ int col(int j) const { return bcol + (j < 4 ? j : 12 + j); }
 };
 
+/// acc += a b^T for one k: a = rows {0..3, 32..35} of this thread (a0, a1), b = columns {0..3, 16..19}
+/// (b0, b1). 64 FMAs, in the order every sgemm kernel of the bench uses (so they give the same bits).
+__device__ __forceinline__ void sgemm_fma(float (&acc)[8][8], const float4& a0, const float4& a1, const float4& b0,
+                                          const float4& b1) {
+  const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+  const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+  for (int i = 0; i < 8; ++i)
+#pragma unroll
+    for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+}
+
 /// acc += At_tile^T * B_tile for one K-tile: sa is At[k0:k0+8][m0:m0+128], sb is B[k0:k0+8][n0:n0+128]
 /// (shared memory, dense, 16-byte aligned). 4 float4 reads and 64 FMAs per k.
 __device__ __forceinline__ void sgemm_mma(float (&acc)[8][8], const float* sa, const float* sb, const sgemm_thread& t) {
@@ -134,12 +146,7 @@ __device__ __forceinline__ void sgemm_mma(float (&acc)[8][8], const float* sa, c
     const float4 a1 = *reinterpret_cast<const float4*>(sa + q * bm + t.arow + 32);
     const float4 b0 = *reinterpret_cast<const float4*>(sb + q * bn + t.bcol);
     const float4 b1 = *reinterpret_cast<const float4*>(sb + q * bn + t.bcol + 16);
-    const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-    const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-#pragma unroll
-    for (int i = 0; i < 8; ++i)
-#pragma unroll
-      for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    sgemm_fma(acc, a0, a1, b0, b1);
   }
 }
 
@@ -177,12 +184,7 @@ __device__ __forceinline__ void sgemm_mma_swizzled(float (&acc)[8][8], const flo
     const float4 a1 = *reinterpret_cast<const float4*>(pa + q * 512 + o.a1[q & 1]);
     const float4 b0 = *reinterpret_cast<const float4*>(pb + q * 512 + o.b0[q & 1]);
     const float4 b1 = *reinterpret_cast<const float4*>(pb + q * 512 + o.b1[q & 1]);
-    const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-    const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-#pragma unroll
-    for (int i = 0; i < 8; ++i)
-#pragma unroll
-      for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    sgemm_fma(acc, a0, a1, b0, b1);
   }
 }
 

@@ -107,6 +107,24 @@ void add_stencil(registry& r, sched_mode m) {
                           }});
 }
 
+/// The launcher of an sgemm kernel `k` on pipeline Pipe (sources sa, sb of problem p) on schedule m.
+template <class Path, int S, class Pipe, class Kernel, class SrcA, class SrcB>
+launcher sgemm_launcher(Kernel* k, const sgemm_problem& p, int grid, sched_mode m, const SrcA& sa, const SrcB& sb) {
+  using namespace sgemm_shape;
+  const long long tiles = static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+  const porter::tile_schedule sc = schedule_for(m, tiles, grid, Pipe::ring::stage_bytes, S, (p.k + bk - 1) / bk);
+  return [=](cudaStream_t s) {
+    porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(threads), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n, p.k, sc);
+  };
+}
+
+/// The dense sources of an sgemm problem: At (K x M) and B (K x N) read in 8 x 128 boxes.
+inline auto sgemm_dense_sources(const sgemm_problem& p) {
+  using namespace sgemm_shape;
+  const std::int64_t ea[2] = {p.k, p.m}, eb[2] = {p.k, p.n};
+  return std::make_pair(porter::make_tiled_source<a_box>(p.at, ea), porter::make_tiled_source<b_box>(p.b, eb));
+}
+
 template <class Path, int S>
 void add_sgemm(registry& r, sched_mode m) {
   using namespace sgemm_shape;
@@ -114,15 +132,8 @@ void add_sgemm(registry& r, sched_mode m) {
   auto* k = &pb_sgemm<Path, S>;
   r.sgemm.push_back({porter_desc<Path, Pipe>(threads, reinterpret_cast<const void*>(k), "pb_sgemm", m),
                      [k, m](const sgemm_problem& p, int grid) -> launcher {
-                       const std::int64_t ea[2] = {p.k, p.m}, eb[2] = {p.k, p.n};
-                       auto sa = porter::make_tiled_source<a_box>(p.at, ea);
-                       auto sb = porter::make_tiled_source<b_box>(p.b, eb);
-                       const long long tiles = static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
-                       const porter::tile_schedule sc = schedule_for(m, tiles, grid, Pipe::ring::stage_bytes, S, (p.k + bk - 1) / bk);
-                       return [=](cudaStream_t s) {
-                         porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(threads), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n,
-                                              p.k, sc);
-                       };
+                       const auto src = sgemm_dense_sources(p);
+                       return sgemm_launcher<Path, S, Pipe>(k, p, grid, m, src.first, src.second);
                      }});
 }
 
@@ -143,13 +154,7 @@ void add_sgemm_swizzled(registry& r) {
                        const std::int64_t sa_strides[2] = {p.m, group}, sb_strides[2] = {p.n, group};
                        auto sa = porter::make_tiled_source<a_box_swizzled>(p.at, ea, sa_strides);
                        auto sb = porter::make_tiled_source<b_box_swizzled>(p.b, eb, sb_strides);
-                       const long long tiles = static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
-                       const porter::tile_schedule sc =
-                           schedule_for(sched_mode::planned, tiles, grid, Pipe::ring::stage_bytes, S, (p.k + bk - 1) / bk);
-                       return [=](cudaStream_t s) {
-                         porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(threads), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n,
-                                              p.k, sc);
-                       };
+                       return sgemm_launcher<Path, S, Pipe>(k, p, grid, sched_mode::planned, sa, sb);
                      }});
 }
 
@@ -162,16 +167,8 @@ void add_sgemm_nested(registry& r) {
   kernel_desc d = porter_desc<Path, Pipe>(threads, reinterpret_cast<const void*>(k), "pb_sgemm_nested", sched_mode::planned);
   d.impl = "porter-nested";
   r.sgemm.push_back({d, [k](const sgemm_problem& p, int grid) -> launcher {
-                       const std::int64_t ea[2] = {p.k, p.m}, eb[2] = {p.k, p.n};
-                       auto sa = porter::make_tiled_source<a_box>(p.at, ea);
-                       auto sb = porter::make_tiled_source<b_box>(p.b, eb);
-                       const long long tiles = static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
-                       const porter::tile_schedule sc =
-                           schedule_for(sched_mode::planned, tiles, grid, Pipe::ring::stage_bytes, S, (p.k + bk - 1) / bk);
-                       return [=](cudaStream_t s) {
-                         porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(threads), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n,
-                                              p.k, sc);
-                       };
+                       const auto src = sgemm_dense_sources(p);
+                       return sgemm_launcher<Path, S, Pipe>(k, p, grid, sched_mode::planned, src.first, src.second);
                      }});
 }
 
