@@ -103,7 +103,8 @@ static_assert(threads == tile * tile, "one C element per thread");
 // 16 x 256 tiles (16 KiB, 1 KiB rows: TMA's widest box row of fp32); each tile is copied in, then
 // stored from the landed stage. H200, session 26 (9 rounds interleaved with cudaMemcpy, median
 // ratios; bench/results/h200-2026-12-03-session26): 16 x 256 against 32 x 128 at 4 CTAs per SM:
-// tma 0.9999 / 0.9956x (128 threads), cp_async 1.0026 / 1.0009x, staged 1.0021 / 0.9986x (256).
+// tma 0.9999x (128 threads) / 0.9956x (256), cp_async 1.0026 / 1.0009x, staged 1.0021 / 0.9986x
+// (256). The tma configuration measured 0.998x in three later runs: within run-to-run spread.
 namespace copy2d_shape {
 /// CTA size per path: on tma one thread issues the tile's copy and store and the others only wait
 /// (fewer waiting warps per SM); cp_async and staged move the bytes with every thread.

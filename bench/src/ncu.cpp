@@ -42,7 +42,7 @@ const metric k_metrics[] = {
     // the wavefronts per load (4 for a warp's 16-byte loads without conflicts, 32 for 32-way ones).
     // The hardware counter above also counts collisions with the asynchronous fills of shared memory
     // (TMA, cp.async): the swizzled transpose's loads need 4.00 wavefronts each, and the counter still
-    // shows 0.64 M "conflicts" on tma (session 26).
+    // shows 0.63 M "conflicts" on tma (session 26).
     {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smem_ld_wavefronts"},
     {"smsp__sass_inst_executed_op_shared_ld.sum", "smem_ld_instructions"},
     {"smsp__inst_executed.sum", "warp_instructions"},
