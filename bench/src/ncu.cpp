@@ -80,6 +80,16 @@ bool is_number(const std::string& s) {
   return true;
 }
 
+/// A counter as ncu's CSV prints it ("402,653,184"), or -1 when it is not a number ("n/a", empty).
+double counter_value(const std::string& v) {
+  std::string d;
+  for (char c : v)
+    if (c != ',') d += c;
+  char* end = nullptr;
+  const double x = d.empty() ? -1 : std::strtod(d.c_str(), &end);
+  return end != nullptr && *end == '\0' ? x : -1;
+}
+
 std::string find_ncu() {
   std::string p = shell_output("command -v ncu");
   if (!p.empty()) return p;
@@ -184,29 +194,19 @@ void run_ncu(context& cx, const std::string& self) {
     s.label = r < labels.size() ? labels[r].first : "kernel #" + std::to_string(r);
     if (r < labels.size() && s.kernel.find(labels[r].second) == std::string::npos)
       s.label += " (order mismatch: ncu names " + s.kernel.substr(0, 60) + ")";
+    double wf = -1, in = -1;  // shared-load wavefronts and instructions (see k_metrics)
     for (const auto& m : metrics) {
       auto it = col.find(m.name);
       std::string v = it != col.end() && it->second < int(f.size()) ? f[it->second] : "n/a";
+      if (m.shown == std::string("smem_ld_wavefronts")) wf = counter_value(v);
+      if (m.shown == std::string("smem_ld_instructions")) in = counter_value(v);
       s.metrics.emplace_back(m.shown, v);
     }
-    // Derived: shared-load wavefronts per shared-load instruction (see k_metrics).
-    {
-      double wf = -1, in = -1;
-      for (const auto& [k, v] : s.metrics) {
-        std::string d;
-        for (char c : v)
-          if (c != ',') d += c;
-        char* end = nullptr;
-        const double x = d.empty() ? -1 : std::strtod(d.c_str(), &end);
-        if (end == nullptr || *end != '\0') continue;
-        if (k == "smem_ld_wavefronts") wf = x;
-        if (k == "smem_ld_instructions") in = x;
-      }
-      if (wf >= 0 && in > 0) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.2f", wf / in);
-        s.metrics.emplace_back("smem_ld_wavefronts_per_load", buf);
-      }
+    // Derived: shared-load wavefronts per shared-load instruction.
+    if (wf >= 0 && in > 0) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.2f", wf / in);
+      s.metrics.emplace_back("smem_ld_wavefronts_per_load", buf);
     }
     cx.rep.stalls.push_back(s);
   }
