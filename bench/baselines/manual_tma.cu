@@ -150,7 +150,7 @@ __device__ __forceinline__ void tma_pipeline(std::uint64_t* full, int steps, Iss
 
 // ---- kernels ----------------------------------------------------------------------------------------
 
-/// stream: y = a * x + b over n floats, 1D tiles of 4096 floats (16 KiB) with cp.async.bulk.
+/// stream: y = a * x + b over n floats, 1D tiles of 3072 floats (12 KiB) with cp.async.bulk.
 /// The last tile copies only its n - base elements: (n - base) x 4 bytes is a multiple of 16 because
 /// n % 4 == 0 (host precondition), and stream_consume reads a partial tile only below n, so the
 /// stage's bytes past the end (stale, never read) need no zero fill and no generic-proxy stores.

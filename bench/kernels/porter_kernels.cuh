@@ -14,8 +14,8 @@
 
 namespace pb {
 
-/// stream: y = a * x + b over n floats. x is read in 1D boxes of 4096 floats (16 KiB per stage);
-/// tile t is elements [t * 4096, t * 4096 + 4096). H: the L2 hint of x's copies (none, or
+/// stream: y = a * x + b over n floats. x is read in 1D boxes of 3072 floats (12 KiB per stage);
+/// tile t is elements [t * 3072, t * 3072 + 3072). H: the L2 hint of x's copies (none, or
 /// evict_first: x is read once; the "porter-evict-first" rows).
 template <class Path, int Stages, porter::cache_hint H = porter::cache_hint::none>
 __global__ void __launch_bounds__(stream_shape::threads)

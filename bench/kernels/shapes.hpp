@@ -12,10 +12,21 @@
 
 namespace pb {
 
-// ---- stream: y = a*x + b over n floats, 1D tiles of 4096 floats (16 KiB) ------------------------
+// ---- stream: y = a*x + b over n floats, 1D tiles of 3072 floats (12 KiB) ------------------------
+// The tile is sized for bytes in flight, as cub::DeviceTransform sizes its tiles (CCCL's
+// tuning_transform.cuh asks for 48 KiB in flight per SM on sm_90). H200, session 27 (exp9: one
+// tile per CTA, residency held by shared-memory padding, 7 rounds interleaved with cudaMemcpy;
+// bench/results/h200-2026-12-03-session27): the rate peaks where resident CTAs x tile bytes is
+// 48 KiB per SM and falls on both sides: tma 6 KiB x 8 CTAs 1.004x, 12 KiB x 4 1.000x,
+// 16 KiB x 3 0.988x, 16 KiB x 4 0.980x, 16 KiB x 8 0.969x, 4 KiB x 8 0.901x; cp_async
+// 1.001 / 1.003 / 0.996 / 0.979 / 0.962 / 0.964x. One tile size serves every path (path::automatic
+// launches one source type): 12 KiB, whose 4-stage instantiation holds 4 CTAs per SM by its shared
+// memory (48 KiB) with whole float4s per thread. exp10, real stage counts: 12 KiB S=4 tma 0.991x,
+// cp_async 1.001x, staged (S=3, 5 CTAs per SM) 0.988x; 16 KiB at today's best stages 0.977 / 0.995 /
+// 0.985x; 6 KiB x 8 CTAs: tma 1.005x, cp_async 0.996x, staged 0.923x (46 registers: 5 CTAs per SM).
 namespace stream_shape {
 constexpr int threads = 256;
-constexpr int tile = 4096;                       // floats per tile (16 KiB per stage)
+constexpr int tile = 3072;                       // floats per tile (12 KiB per stage)
 using box = porter::box<float, tile>;
 constexpr int vec_per_thread = tile / 4 / threads;  // float4 per thread per tile
 static_assert(tile % (4 * threads) == 0, "stream tile must be a whole number of float4 per thread");
