@@ -28,16 +28,20 @@ __device__ __forceinline__ void transpose_consume(const View& v, float* __restri
 }
 
 // ---- stream -------------------------------------------------------------------------------------
-/// y[base .. base+tile) = a * x + b from the tile `s` (shared memory, 16-byte aligned), n total.
-/// Full tiles: every thread stores vec_per_thread float4 (16-byte stores, coalesced).
+/// y[base .. base+Tile) = a * x + b from the tile `s` (shared memory, 16-byte aligned), n total;
+/// Tile floats per tile (the stream workload's, or a port's own: the ports keep 4096), read by
+/// stream_shape::threads threads.
+/// Full tiles: every thread stores Tile / 4 / threads float4 (16-byte stores, coalesced).
+template <int Tile = stream_shape::tile>
 __device__ __forceinline__ void stream_consume(const float* s, float* __restrict__ y, long long base, long long n,
                                                float a, float b) {
-  using namespace stream_shape;
-  if (base + tile <= n) {
+  constexpr int threads = stream_shape::threads;
+  static_assert(Tile % (4 * threads) == 0, "stream_consume: a tile must be a whole number of float4 per thread");
+  if (base + Tile <= n) {
     const float4* s4 = reinterpret_cast<const float4*>(s);
     float4* y4 = reinterpret_cast<float4*>(y + base);
 #pragma unroll
-    for (int k = 0; k < vec_per_thread; ++k) {
+    for (int k = 0; k < Tile / 4 / threads; ++k) {
       const int v = int(threadIdx.x) + k * threads;
       float4 q = s4[v];
       q.x = fmaf(a, q.x, b);
