@@ -118,6 +118,16 @@ int plan_stages(const device_caps& caps, std::size_t bytes_per_stage, int ctas_p
 // flight. A tile of at least stages - 1 steps (a GEMM tile: its K-tiles) already keeps that many in
 // flight inside its own CTA, so for it the grid stays one tile per CTA. porter-bench measures both
 // schedules at every stage count beside this choice.
+//
+// MEASURED LIMIT (H200, porter-bench's stream kernel, session 27: bench/results/
+// h200-2026-12-03-session27). needed is a floor, not a target. The rate peaked where
+// ctas_per_sm x tile_bytes reached about 48 KiB per SM (also the min_bif of CCCL's DeviceTransform
+// tuning for sm_90) and fell 2-4% above it: 16 KiB tiles at 3 / 4 / 8 CTAs per SM ran 0.988 / 0.980 /
+// 0.969x cudaMemcpy on tma. The one-tile rule of plan_launch (the most CTAs per SM) therefore
+// overshoots for a light consumer. Stream's 12 KiB tiles planned at 8 CTAs per SM run 0.97-0.99x of
+// the best stage count, which holds 4. The planner does not cap at the window: kernels whose CTAs
+// hold a stage past its load (a stencil's arithmetic, a store reading the stage) want more nominal
+// bytes. A stencil at 3 CTAs x 18 KiB ran 0.94x its best point; copy2d at 3 x 16 KiB ran 0.976x.
 
 /// What plan_schedule needs to know about one launch.
 struct schedule_request {
