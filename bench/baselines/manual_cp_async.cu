@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(stream_shape::threads)
           __pipeline_memcpy_async(dst + 4 * v, x + (in ? e : 0), 16, in ? 0 : 16);
         }
       },
-      [&](int i) { stream_consume(ring + (i % S) * tile, y, first(i), n, a, b); });
+      [&](int i) { stream_consume<tile, threads>(ring + (i % S) * tile, y, first(i), n, a, b); });
 }
 
 template <int S, int R>

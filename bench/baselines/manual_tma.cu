@@ -173,7 +173,7 @@ __global__ void __launch_bounds__(stream_shape::threads)
         arrive_expect_tx(ring.full + s, bytes);
         bulk_g2s(ring.stage(s), x + base, bytes, ring.full + s);
       },
-      [&](int i, int s) { stream_consume(reinterpret_cast<const float*>(ring.stage(s)), y, first(i), n, a, b); });
+      [&](int i, int s) { stream_consume<tile, threads>(reinterpret_cast<const float*>(ring.stage(s)), y, first(i), n, a, b); });
 }
 
 /// stencil2d, radius R: each 32 x 128 output tile at (r0, c0) reads one box of (32 + 2R) x 136 floats

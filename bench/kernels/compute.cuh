@@ -28,21 +28,21 @@ __device__ __forceinline__ void transpose_consume(const View& v, float* __restri
 }
 
 // ---- stream -------------------------------------------------------------------------------------
-/// y[base .. base+Tile) = a * x + b from the tile `s` (shared memory, 16-byte aligned), n total;
-/// Tile floats per tile (the stream workload's, or a port's own: the ports keep 4096), read by
-/// stream_shape::threads threads.
-/// Full tiles: every thread stores Tile / 4 / threads float4 (16-byte stores, coalesced).
-template <int Tile = stream_shape::tile>
+/// y[base .. base+Tile) = a * x + b from the tile `s` (shared memory, 16-byte aligned), n total,
+/// by a CTA of Threads threads. Every caller states its tile and CTA size: the stream workload's
+/// (stream_shape) or a port's own (the ports keep 4096-float tiles).
+/// Full tiles: every thread stores Tile / 4 / Threads float4 (16-byte stores, coalesced); the
+/// partial last tile (base + Tile > n) is read and written only below n.
+template <int Tile, int Threads>
 __device__ __forceinline__ void stream_consume(const float* s, float* __restrict__ y, long long base, long long n,
                                                float a, float b) {
-  constexpr int threads = stream_shape::threads;
-  static_assert(Tile % (4 * threads) == 0, "stream_consume: a tile must be a whole number of float4 per thread");
+  static_assert(Tile % (4 * Threads) == 0, "stream_consume: a tile must be a whole number of float4 per thread");
   if (base + Tile <= n) {
     const float4* s4 = reinterpret_cast<const float4*>(s);
     float4* y4 = reinterpret_cast<float4*>(y + base);
 #pragma unroll
-    for (int k = 0; k < Tile / 4 / threads; ++k) {
-      const int v = int(threadIdx.x) + k * threads;
+    for (int k = 0; k < Tile / 4 / Threads; ++k) {
+      const int v = int(threadIdx.x) + k * Threads;
       float4 q = s4[v];
       q.x = fmaf(a, q.x, b);
       q.y = fmaf(a, q.y, b);
@@ -51,7 +51,7 @@ __device__ __forceinline__ void stream_consume(const float* s, float* __restrict
       y4[v] = q;
     }
   } else {
-    for (long long e = threadIdx.x; base + e < n; e += threads) y[base + e] = fmaf(a, s[e], b);
+    for (long long e = threadIdx.x; base + e < n; e += Threads) y[base + e] = fmaf(a, s[e], b);
   }
 }
 

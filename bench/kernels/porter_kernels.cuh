@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(stream_shape::threads)
   porter::pipeline<Path, Stages, box> pipe(smem);
   porter::for_each_tile(
       pipe, x, sched, [&](long long t) { return porter::coord<1>{int(t * tile)}; },
-      [&](porter::tile_view<box> v, long long t) { stream_consume(v.data(), y, t * tile, n, a, b); }, porter::l2_hint_t<H>{});
+      [&](porter::tile_view<box> v, long long t) { stream_consume<tile, threads>(v.data(), y, t * tile, n, a, b); }, porter::l2_hint_t<H>{});
 }
 
 /// copy2d: y = x through shared memory. Each landed 16 x 256 tile is stored back from its stage with

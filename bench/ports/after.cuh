@@ -21,7 +21,7 @@ __global__ void __launch_bounds__(axpb::threads)
   porter::pipeline<Path, S, box> pipe(smem);
   porter::for_each_tile(
       pipe, x, sched, [&](long long t) { return porter::coord<1>{int(t * tile)}; },
-      [&](porter::tile_view<box> v, long long t) { stream_consume<tile>(v.data(), y, t * tile, n, a, b); });
+      [&](porter::tile_view<box> v, long long t) { stream_consume<tile, threads>(v.data(), y, t * tile, n, a, b); });
 }
 
 /// Port of before_cuda_barrier.cu: the 5-point Jacobi step, tile t's 34 x 136 halo box at

@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(axpb::threads)
     __syncthreads();                                                     // everyone's, and step i-1 is consumed
     if (i + S - 1 < steps) issue(i + S - 1);                             // into stage (i - 1) % S
     asm volatile("cp.async.commit_group;\n" ::: "memory");
-    stream_consume<tile>(ring + (i % S) * tile, y, base_of(i), n, a, b);
+    stream_consume<tile, threads>(ring + (i % S) * tile, y, base_of(i), n, a, b);
   }
 #else
   __trap();

@@ -306,10 +306,11 @@ std::vector<mechanism_line> workload_mechanisms() {
     d.rank = 1;
     d.elem_bytes = 4;
     d.ptr = reinterpret_cast<const void*>(std::uintptr_t(1) << 32);
-    d.extent[0] = 1LL << 28;
+    d.extent[0] = stream_shape::size;
     d.stride[0] = 1;
     d.box[0] = stream_shape::tile;
-    work.push_back({"stream", {{d, porter::tile_grid<1>({0}, {stream_shape::tile}, {(1LL << 28) / stream_shape::tile})}}});
+    // every tile the kernels copy, the partial last one included (its box reaches past the extent)
+    work.push_back({"stream", {{d, porter::tile_grid<1>({0}, {stream_shape::tile}, {(stream_shape::size + stream_shape::tile - 1) / stream_shape::tile})}}});
   }
   for (int r : {1, 2}) {
     using namespace stencil_shape;
@@ -381,7 +382,7 @@ static verdict axpb_verdict(const float* x, const float* y, long long n, float a
 }
 
 void run_stream(context& cx) {
-  const long long n = 1LL << 28;  // 1 GiB per buffer
+  const long long n = stream_shape::size;  // 1 GiB per buffer
   const std::size_t bytes = std::size_t(n) * sizeof(float);
   dbuf x(bytes), y(bytes);
   fill_uniform(x.f(), n, 1, -1.f, 1.f, cx.stream);
