@@ -22,8 +22,9 @@ namespace pb {
 // 1.001 / 1.003 / 0.996 / 0.979 / 0.962 / 0.964x. One tile size serves every path (path::automatic
 // launches one source type): 12 KiB, whose 4-stage instantiation holds 4 CTAs per SM by its shared
 // memory (48 KiB) with whole float4s per thread. exp10, real stage counts: 12 KiB S=4 tma 0.991x,
-// cp_async 1.001x, staged (S=3, 5 CTAs per SM) 0.988x; 16 KiB at today's best stages 0.977 / 0.995 /
-// 0.985x; 6 KiB x 8 CTAs: tma 1.005x, cp_async 0.996x, staged 0.923x (46 registers: 5 CTAs per SM).
+// cp_async 1.001x, staged (S=3, 5 CTAs per SM) 0.988x; 16 KiB at the stages that were best for it
+// in porter-bench (tma S=3, cp_async and staged S=4) 0.977 / 0.995 / 0.985x; 6 KiB x 8 CTAs: tma
+// 1.005x, cp_async 0.996x, staged 0.923x (46 registers: 5 CTAs per SM).
 namespace stream_shape {
 constexpr int threads = 256;
 constexpr int tile = 3072;                       // floats per tile (12 KiB per stage)

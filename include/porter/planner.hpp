@@ -119,15 +119,17 @@ int plan_stages(const device_caps& caps, std::size_t bytes_per_stage, int ctas_p
 // flight inside its own CTA, so for it the grid stays one tile per CTA. porter-bench measures both
 // schedules at every stage count beside this choice.
 //
-// MEASURED LIMIT (H200, porter-bench's stream kernel, session 27: bench/results/
-// h200-2026-12-03-session27). needed is a floor, not a target. The rate peaked where
-// ctas_per_sm x tile_bytes reached about 48 KiB per SM (also the min_bif of CCCL's DeviceTransform
-// tuning for sm_90) and fell 2-4% above it: 16 KiB tiles at 3 / 4 / 8 CTAs per SM ran 0.988 / 0.980 /
-// 0.969x cudaMemcpy on tma. The one-tile rule of plan_launch (the most CTAs per SM) therefore
-// overshoots for a light consumer. Stream's 12 KiB tiles planned at 8 CTAs per SM run 0.97-0.99x of
-// the best stage count, which holds 4. The planner does not cap at the window: kernels whose CTAs
-// hold a stage past its load (a stencil's arithmetic, a store reading the stage) want more nominal
-// bytes. A stencil at 3 CTAs x 18 KiB ran 0.94x its best point; copy2d at 3 x 16 KiB ran 0.976x.
+// MEASURED LIMIT (H200, session 27: bench/results/h200-2026-12-03-session27, exp9: porter's stream
+// consumer at 1 stage, residency held by shared-memory padding). `needed` is a floor, not a target.
+// The rate peaked where ctas_per_sm x tile_bytes reached about 48 KiB per SM (also the min_bif of
+// CCCL's DeviceTransform tuning for sm_90); above it, more CTAs per SM only queued at the memory:
+// 16 KiB tiles at 3 / 4 / 8 CTAs per SM ran 0.988 / 0.980 / 0.969x cudaMemcpy on tma. The one-tile
+// rule of plan_launch (the most CTAs per SM) therefore overshoots for a light consumer: porter-bench's
+// stream, 12 KiB tiles planned at 8 CTAs per SM, runs 0.97-0.99x of its best stage count (4 stages:
+// 4 CTAs per SM; staged's best, 3 stages, holds 5). The planner does not cap at the window: kernels
+// whose CTAs hold a stage past its load (a stencil's arithmetic, a store reading the stage) want more
+// nominal bytes. A stencil at 3 CTAs x 18 KiB ran 0.94x its best point, and copy2d at 3 x 16 KiB
+// 0.976x cudaMemcpy against 0.998x at 4.
 
 /// What plan_schedule needs to know about one launch.
 struct schedule_request {
