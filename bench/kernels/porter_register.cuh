@@ -79,7 +79,7 @@ void add_stream(registry& r, sched_mode m) {
                       [k, m](const stream_problem& p, int grid) -> launcher {
                         const std::int64_t ext[1] = {p.n};
                         auto src = porter::make_tiled_source<stream_shape::box>(p.x, ext);
-                        const long long tiles = (p.n + stream_shape::tile - 1) / stream_shape::tile;
+                        const long long tiles = stream_shape::tiles_of(p.n);
                         const porter::tile_schedule sc = schedule_for(m, tiles, grid, Pipe::ring::stage_bytes, S, 1);
                         return [=](cudaStream_t s) {
                           porter::launch<Path>(k, dim3(sc.grid_ctas()), dim3(stream_shape::threads), Pipe::shared_bytes, s, src,
@@ -320,7 +320,7 @@ void add_automatic(registry& r) {
           const std::int64_t ext[1] = {p.n};
           return std::make_tuple(make_tiled_source<stream_shape::box>(p.x, ext), p.y, p.n, p.a, p.b, sc);
         },
-        [](const stream_problem& p) { return (p.n + stream_shape::tile - 1) / stream_shape::tile; },
+        [](const stream_problem& p) { return stream_shape::tiles_of(p.n); },
         [](const stream_problem&) { return 1; }));
   }
   auto stencil = [&](auto radius) {

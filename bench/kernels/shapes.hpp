@@ -31,6 +31,8 @@ constexpr int tile = 3072;                       // floats per tile (12 KiB per 
 using box = porter::box<float, tile>;
 constexpr int vec_per_thread = tile / 4 / threads;  // float4 per thread per tile
 constexpr long long size = 1LL << 28;            // floats per buffer (1 GiB): 87,381 whole tiles and one of 1024 floats
+/// Tiles over n floats, the partial last one included (what every stream kernel copies).
+constexpr long long tiles_of(long long n) { return (n + tile - 1) / tile; }
 static_assert(tile % (4 * threads) == 0, "stream tile must be a whole number of float4 per thread");
 }  // namespace stream_shape
 

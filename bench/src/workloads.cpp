@@ -309,8 +309,7 @@ std::vector<mechanism_line> workload_mechanisms() {
     d.extent[0] = stream_shape::size;
     d.stride[0] = 1;
     d.box[0] = stream_shape::tile;
-    // every tile the kernels copy, the partial last one included (its box reaches past the extent)
-    work.push_back({"stream", {{d, porter::tile_grid<1>({0}, {stream_shape::tile}, {(stream_shape::size + stream_shape::tile - 1) / stream_shape::tile})}}});
+    work.push_back({"stream", {{d, porter::tile_grid<1>({0}, {stream_shape::tile}, {stream_shape::tiles_of(stream_shape::size)})}}});
   }
   for (int r : {1, 2}) {
     using namespace stencil_shape;
@@ -391,7 +390,7 @@ void run_stream(context& cx) {
 
   row base;
   base.workload = "stream";
-  cx.tiles_of["stream"] = {(n + stream_shape::tile - 1) / stream_shape::tile, 1};
+  cx.tiles_of["stream"] = {stream_shape::tiles_of(n), 1};
   base.size = "2^28 fp32";
   base.bytes = 2.0 * double(bytes);
   base.unit = "GB/s";
