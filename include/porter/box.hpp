@@ -142,6 +142,26 @@ class tile_view {
     return swizzle_offset(swizzle_mode, std::uint32_t(row) * std::uint32_t(Box::inner_bytes) +
                                             std::uint32_t(col) * std::uint32_t(sizeof(element_type)));
   }
+  /// matrix_byte_offset(row8 + row_lo, col), split so that a compiler can share work between
+  /// addresses: row8 a multiple of 8, row_lo >= 0, row8 + row_lo and col inside the box as above.
+  /// A swizzled box's row is exactly its span (32, 64 or 128 bytes, a divisor of the 128-byte
+  /// pattern line) and its pattern repeats every 8 rows, so the XOR is
+  /// ((row_lo x inner_bytes) / 128 mod span/16) << 4 on the column bytes alone and row8 is a plain
+  /// addend: loads at rows row8 + 16 i share one XOR and differ by an immediate offset
+  /// (load_fragments passes row0's multiple of 8 and lane rows here: porter-bench's bf16 mma.sync
+  /// GEMM computes one swizzled address per k-step for its 8 ldmatrix, not one XOR chain each).
+  PORTER_HOST_DEVICE static constexpr std::uint32_t matrix_byte_offset(int row8, int row_lo, int col) {
+    constexpr std::uint32_t ib = std::uint32_t(Box::inner_bytes);
+    const std::uint32_t cb = std::uint32_t(col) * std::uint32_t(sizeof(element_type));
+    const std::uint32_t rows = std::uint32_t(row8 + row_lo) * ib;
+    if constexpr (swizzle_mode == porter::swizzle::none) {
+      return rows + cb;
+    } else {
+      static_assert(ib <= 128 && 128 % ib == 0, "a swizzled box's row is its span: 32, 64 or 128 bytes");
+      constexpr std::uint32_t mask = std::uint32_t(int(swizzle_mode) / 16 - 1);
+      return rows + (cb ^ ((((std::uint32_t(row_lo) * ib) >> 7) & mask) << 4));
+    }
+  }
   /// Element at the given box-relative indices (outermost first). No bounds check.
   template <class... I>
   PORTER_HOST_DEVICE element_type& operator()(I... idx) const {

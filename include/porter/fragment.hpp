@@ -13,7 +13,14 @@
 // tile_view::matrix_byte_offset), cut into 8 x 8 matrices taken DOWN THE COLUMNS FIRST:
 // matrix m is the block at rows row0 + 8 (m % (Rows/8)), columns col0 + 8 (m / (Rows/8)).
 // So <16, 16> is mma.m16n8k16's A operand (a0..a3), <8, 16> its B operand from a K-major [n][k]
-// tile (b0, b1), <16, 8, true> the same B from a [k][n] tile. Every address goes through the
+// tile (b0, b1), <16, 8, true> the same B from a [k][n] tile.
+// With porter::along_rows as the last argument the matrices are taken ALONG THE ROWS FIRST instead
+// (matrix m at rows row0 + 8 (m / (Cols/8)), columns col0 + 8 (m % (Cols/8))): <16, 16> of a K-major
+// [n][k] tile is then the B operands of two n8 tiles in register pairs, (b0, b1) of rows n0..n0+7 in
+// reg[0], reg[1] and of rows n0+8..n0+15 in reg[2], reg[3]: the adjacent registers an mma reads, so
+// no register copies stand between the load and the mma. (Down the columns, a tile's b0 and b1 are
+// reg[j] and reg[j + 2], and the compiler copies them into a pair before the mma: ptxas 13.0 did so
+// before every one of porter-bench's bf16 mma.sync, two moves per mma.) Every address goes through the
 // tile's swizzle mode: the same registers from a dense, 32 B, 64 B or 128 B swizzled tile.
 //
 // Lowering (the vendor's fragment_loads, reached as porter/fragments/load.hpp by include path):
@@ -30,6 +37,21 @@
 #include "porter/matrix_descriptor.hpp"
 
 namespace porter {
+
+/// The order in which load_fragments takes the 8 x 8 matrices of its Rows x Cols region (file
+/// comment): down_columns, the default (matrix m at row block m % (Rows/8), column block
+/// m / (Rows/8)), or along_rows (row block m / (Cols/8), column block m % (Cols/8)). The two agree
+/// when the region is one matrix wide or one matrix high.
+enum class matrix_order { down_columns, along_rows };
+
+/// matrix_order as a value passed to load_fragments (its last argument): porter::down_columns,
+/// porter::along_rows.
+template <matrix_order O>
+struct matrix_order_tag {
+  static constexpr matrix_order value = O;
+};
+inline constexpr matrix_order_tag<matrix_order::down_columns> down_columns{};
+inline constexpr matrix_order_tag<matrix_order::along_rows> along_rows{};
 
 /// What one lane holds of N (1, 2 or 4) 8x8 b16 matrices: reg[m] packs two elements of matrix m,
 /// the lower column (or, transposed, the lower row) in bits 0-15.
@@ -64,8 +86,8 @@ constexpr bool check_fragment_shape() {
 
 #if PORTER_GPU_COMPILER
 /// Load the fragment of the Rows x Cols region at (row0, col0) of a landed tile into registers:
-/// Rows x Cols / 64 matrices of 8 x 8, taken down the columns first (file comment), each Trans-posed
-/// or not. Warp-collective: all 32 lanes of a warp call it together with the same arguments
+/// Rows x Cols / 64 matrices of 8 x 8, taken down the columns first or, with porter::along_rows as
+/// `order`, along the rows first (file comment), each Trans-posed or not. Warp-collective: all 32 lanes of a warp call it together with the same arguments
 /// (converged, like ldmatrix's .sync.aligned); it reads shared memory only.
 ///
 /// Shapes in elements: Rows, Cols multiples of 8 with Rows x Cols in {64, 128, 256}; the tile is
@@ -75,11 +97,12 @@ constexpr bool check_fragment_shape() {
 /// swizzle chunk); with PORTER_DEBUG=1 a violation traps with a message. The tile's buffer is the
 /// one porter landed (aligned to its swizzle atom). Source: PTX ISA 9.7.14.5.15 "ldmatrix".
 /// Returns fragment<Rows * Cols / 64> (spelled auto, so that a wrong shape fails with this function's sentence first).
-template <int Rows, int Cols, bool Trans = false, class Box>
-PORTER_DEVICE PORTER_FORCEINLINE auto load_fragments(tile_view<Box> tile, int row0, int col0) {
+template <int Rows, int Cols, bool Trans = false, class Box, matrix_order Order = matrix_order::down_columns>
+PORTER_DEVICE PORTER_FORCEINLINE auto load_fragments(tile_view<Box> tile, int row0, int col0, matrix_order_tag<Order> order = {}) {
   static_assert(detail::check_fragment_shape<Box, Rows, Cols>());
+  (void)order;
   constexpr int N = Rows * Cols / 64;
-  constexpr int block_rows = Rows / 8;
+  constexpr int block_rows = Rows / 8, block_cols = Cols / 8;
 #if PORTER_DEBUG
   if (row0 < 0 || row0 > int(Box::rows) - Rows || col0 < 0 || col0 % 8 != 0 || col0 > Box::inner - Cols)
     detail::trap("load_fragments: the region (row0, col0) is outside the tile, or col0 is not a multiple of 8");
@@ -87,7 +110,14 @@ PORTER_DEVICE PORTER_FORCEINLINE auto load_fragments(tile_view<Box> tile, int ro
   const unsigned char* base = reinterpret_cast<const unsigned char*>(tile.data());
   fragment<N> f;
   backend::fragment_loads::load<N, Trans>(f.reg, [&](int m, int row, int col) {
-    return base + tile_view<Box>::matrix_byte_offset(row0 + 8 * (m % block_rows) + row, col0 + 8 * (m / block_rows) + col);
+    // row0 split into its multiple of 8 and the rest (0 when row0 is a multiple of 8, which a
+    // compiler sees for warp offsets like 64 w + 16 i): the swizzle then depends on the lane's row
+    // and the columns only (tile_view::matrix_byte_offset(row8, row_lo, col)).
+    const int row8 = row0 & ~7, row_lo = (row0 & 7) + row;
+    if constexpr (Order == matrix_order::down_columns)
+      return base + tile_view<Box>::matrix_byte_offset(row8 + 8 * (m % block_rows), row_lo, col0 + 8 * (m / block_rows) + col);
+    else
+      return base + tile_view<Box>::matrix_byte_offset(row8 + 8 * (m / block_cols), row_lo, col0 + 8 * (m % block_cols) + col);
   });
   return f;
 }

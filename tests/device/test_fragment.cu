@@ -2,7 +2,8 @@
 // model of the fragment layout written from PTX ISA 9.7.14.5.15 "ldmatrix", bit for bit.
 //
 // One case is one warp's fragment load at one (row0, col0) of a landed tile, for one region shape
-// (8x8, 16x8, 8x16, 16x16, 32x8, 8x32 elements: ldmatrix .x1, .x2, .x4) with and without .trans:
+// (8x8, 16x8, 8x16, 16x16, 32x8, 8x32 elements: ldmatrix .x1, .x2, .x4) with and without .trans,
+// its matrices taken down the columns (the default) or along the rows (porter::along_rows):
 // every valid position of every shape (row0 any row, col0 every multiple of 8) is loaded and its
 // 32 lanes x N registers compared with the model. The tile is a 2-byte box, dense or swizzled 32,
 // 64 and 128 B, rank 2 and 3, landed
@@ -39,11 +40,12 @@ struct by_view {
 struct shape {
   int rows, cols;
   bool trans;
+  bool along_rows;  ///< matrices taken along the rows first (porter::along_rows)
 };
-constexpr int shape_count = 12;
+constexpr int shape_count = 24;
 PORTER_HOST_DEVICE constexpr shape shape_of(int i) {
   constexpr int r[6] = {8, 16, 8, 16, 32, 8}, c[6] = {8, 8, 16, 16, 8, 32};
-  return shape{r[i % 6], c[i % 6], i >= 6};
+  return shape{r[i % 6], c[i % 6], (i / 6) % 2 == 1, i >= 12};
 }
 /// Valid (row0, col0) positions of shape i in Box (0 when the region does not fit).
 template <class Box>
@@ -79,7 +81,9 @@ __device__ void load_every_position(porter::tile_view<Box> tile, std::uint32_t* 
     std::uint32_t* o = out + offset_of<Box>(I);
     for (int p = int(warp); p < positions<Box>(I); p += int(warps)) {
       const int row0 = p / col_steps, col0 = 8 * (p % col_steps);
-      const porter::fragment<N> f = porter::load_fragments<s.rows, s.cols, s.trans>(tile, row0, col0);
+      porter::fragment<N> f;
+      if constexpr (s.along_rows) f = porter::load_fragments<s.rows, s.cols, s.trans>(tile, row0, col0, porter::along_rows);
+      else f = porter::load_fragments<s.rows, s.cols, s.trans>(tile, row0, col0);
       for (int m = 0; m < N; ++m) o[(std::size_t(p) * 32 + lane) * N + m] = f.reg[m];
     }
   }
@@ -116,9 +120,11 @@ __global__ void fragment_kernel(const __grid_constant__ porter::tiled_source<Box
 // ---- host side ------------------------------------------------------------------------------------------
 
 /// The CPU model (PTX ISA 9.7.14.5.15): lane l, matrix m of the region at (row0, col0), matrices
-/// taken down the columns first; A(r, c) is the box as a Box::rows x inner matrix (dense).
+/// taken down the columns first (or along the rows first); A(r, c) is the box as a Box::rows x inner
+/// matrix (dense).
 std::uint32_t model_register(const std::vector<u16>& a, int inner, const shape& s, int row0, int col0, int m, int l) {
-  const int br = m % (s.rows / 8), bc = m / (s.rows / 8);
+  const int br = s.along_rows ? m / (s.cols / 8) : m % (s.rows / 8);
+  const int bc = s.along_rows ? m % (s.cols / 8) : m / (s.rows / 8);
   const int r0 = row0 + 8 * br, c0 = col0 + 8 * bc;
   const int i = l / 4, j = 2 * (l % 4);
   auto A = [&](int r, int c) { return std::uint32_t(a[std::size_t(r) * inner + c]); };
@@ -199,7 +205,7 @@ void run_fragment_cases(pt::test_tally& tt, int launches) {
               if (tt.mismatch())
                 ADD_FAILURE() << Landing::name << " box " << Box::rows << "x" << Box::inner << " swizzle "
                               << porter::swizzle_span(Box::swizzle_mode) << ": load_fragments<" << s.rows << ", " << s.cols
-                              << (s.trans ? ", trans" : "") << "> at (" << row0 << ", " << col0 << ") lane " << l << " reg " << m
+                              << (s.trans ? ", trans" : "") << (s.along_rows ? ", along_rows" : "") << "> at (" << row0 << ", " << col0 << ") lane " << l << " reg " << m
                               << ": got 0x" << std::hex << have << ", want 0x" << want << std::dec << "; " << pt::seed_text();
             }
           }

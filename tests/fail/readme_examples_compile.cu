@@ -147,7 +147,8 @@ __global__ void fragments(const __grid_constant__ porter::tiled_source<A> src, u
   auto ready = pipe.consumer_wait();
   const int warp = int(threadIdx.x / 32);
   porter::fragment<4> a = porter::load_fragments<16, 16>(ready.tile(), 16 * warp, k);
-  for (int m = 0; m < 4; ++m) out[threadIdx.x * 4 + m] = a.reg[m];
+  porter::fragment<4> b = porter::load_fragments<16, 16>(ready.tile(), 16 * warp, k, porter::along_rows);
+  for (int m = 0; m < 4; ++m) out[threadIdx.x * 4 + m] = a.reg[m] ^ b.reg[m];
   desc[threadIdx.x] = porter::wgmma_descriptor(ready.tile());
   pipe.consumer_release(ready);
 }

@@ -89,4 +89,30 @@ TEST(TileView, MatrixByteOffsetIsByteOffsetWithTheOuterDimensionsFlattened) {
         ASSERT_EQ(porter::tile_view<d3>::matrix_byte_offset(a * 4 + r, c), porter::tile_view<d3>::byte_offset(a, r, c));
 }
 
+// The split form load_fragments addresses through, matrix_byte_offset(row8, row_lo, col), is the
+// plain form at row8 + row_lo for every mode, element size and split (row8 a multiple of 8, row_lo
+// up to 14: a row0 that is not a multiple of 8 plus a lane row).
+template <class Box>
+void expect_split_matches() {
+  using view = porter::tile_view<Box>;
+  for (int row8 = 0; row8 < int(Box::rows); row8 += 8)
+    for (int lo = 0; lo < 15 && row8 + lo < int(Box::rows); ++lo)
+      for (int c = 0; c < Box::inner; ++c)
+        ASSERT_EQ(view::matrix_byte_offset(row8, lo, c), view::matrix_byte_offset(row8 + lo, c))
+            << "span " << porter::swizzle_span(Box::swizzle_mode) << " B, element " << sizeof(typename Box::element_type) << " B, row " << row8
+            << " + " << lo << ", column " << c;
+}
+
+TEST(TileView, SplitMatrixByteOffsetIsThePlainOneForEveryModeAndElementSize) {
+  expect_split_matches<porter::swizzled<porter::box<std::uint16_t, 40, 64>, swizzle::b128>>();
+  expect_split_matches<porter::swizzled<porter::box<std::uint8_t, 24, 128>, swizzle::b128>>();
+  expect_split_matches<porter::swizzled<porter::box<float, 3, 8, 32>, swizzle::b128>>();
+  expect_split_matches<porter::swizzled<porter::box<std::uint16_t, 40, 32>, swizzle::b64>>();
+  expect_split_matches<porter::swizzled<porter::box<double, 24, 8>, swizzle::b64>>();
+  expect_split_matches<porter::swizzled<porter::box<std::uint16_t, 40, 16>, swizzle::b32>>();
+  expect_split_matches<porter::swizzled<porter::box<std::uint32_t, 2, 12, 8>, swizzle::b32>>();
+  expect_split_matches<porter::box<std::uint16_t, 24, 40>>();
+  expect_split_matches<porter::box<std::uint16_t, 2, 12, 24>>();
+}
+
 }  // namespace
