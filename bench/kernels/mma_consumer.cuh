@@ -17,7 +17,8 @@
 // down the columns first, ldmatrix's per-lane layout): load_fragments<16, 16>(tile, m0, k0) of a
 // row-major [m][k] tile is A (a0..a3 = reg[0..3]); load_fragments<8, 16>(tile, n0, k0) of a K-major
 // [n][k] tile is B (b0, b1 = reg[0], reg[1]); load_fragments<16, 16>(tile, n0, k0) of the same
-// [n][k] tile is B of the two n8 tiles n0 and n0 + 8 at once (b_fragment below splits it). No other
+// [n][k] tile taken along the rows (porter::along_rows) is B of the two n8 tiles n0 and n0 + 8 at
+// once, each in adjacent registers (b_fragment below splits it). No other
 // load is needed: both operands of a TN GEMM are K-major and read with non-transposed ldmatrix.
 //
 // Below sm_80 (sm_75 is one of the bench's targets) the instruction does not exist: the function
@@ -33,7 +34,7 @@ namespace pb {
 /// acc += A * B for one m16n8k16 tile: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 /// (PTX ISA 9.7.14.5.14; sm_80+). `a`: A's 16 x 16 bf16 fragment (load_fragments<16, 16> of a
 /// [m][k] tile), `b`: B's 16 (k) x 8 (n) bf16 fragment (load_fragments<8, 16> of a [n][k] tile, or
-/// b_fragment of a <16, 16> load), `acc`: the 16 x 8 fp32 accumulators in the C layout above.
+/// b_fragment of a <16, 16> load along the rows), `acc`: the 16 x 8 fp32 accumulators in the C layout above.
 /// Warp-collective: all 32 lanes, converged. Below sm_80: traps ("mma.sync bf16 needs sm_80").
 __device__ __forceinline__ void mma_m16n8k16_bf16(float (&acc)[4], const porter::fragment<4>& a, const porter::fragment<2>& b) {
   // The preprocessor guard (config.hpp's capability macro), not only `if constexpr`: a HIP compile
@@ -50,10 +51,11 @@ __device__ __forceinline__ void mma_m16n8k16_bf16(float (&acc)[4], const porter:
 }
 
 /// B fragment of n8 tile j (0: rows n0..n0+7, 1: rows n0+8..n0+15) out of one
-/// load_fragments<16, 16>(tile, n0, k0) of a K-major [n][k] tile: its matrices are (n0, k0),
-/// (n0+8, k0), (n0, k0+8), (n0+8, k0+8), so tile j's b0, b1 are reg[j], reg[j + 2]. Registers only.
+/// load_fragments<16, 16>(tile, n0, k0, porter::along_rows) of a K-major [n][k] tile: its matrices
+/// are (n0, k0), (n0, k0+8), (n0+8, k0), (n0+8, k0+8), so tile j's b0, b1 are reg[2j], reg[2j + 1]:
+/// adjacent, the register pair mma reads (no copy between the load and the mma). Registers only.
 __device__ __forceinline__ porter::fragment<2> b_fragment(const porter::fragment<4>& pair, int j) {
-  return porter::fragment<2>{{pair.reg[j], pair.reg[j + 2]}};
+  return porter::fragment<2>{{pair.reg[2 * j], pair.reg[2 * j + 1]}};
 }
 
 }  // namespace pb
