@@ -420,6 +420,39 @@ std::string block_of_first(const kernel_code& k, const std::string& instr) {
   return k.text.substr(from, at - from);
 }
 
+/// Every basic block (from a label to the next) of k's PTX that contains `instr`.
+std::vector<std::string> blocks_with(const kernel_code& k, const std::string& instr) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  while (from < k.text.size()) {
+    std::size_t next = k.text.find("\n$L__", from + 1);
+    if (next == std::string::npos) next = k.text.size();
+    const std::string block = k.text.substr(from, next - from);
+    if (block.find(instr) != std::string::npos) out.push_back(block);
+    from = next;
+  }
+  return out;
+}
+
+// The cp_async interior fast path walks a 2D box's chunks with a constant shared-memory and global
+// step when the CTA-wide step is whole swizzle atoms (whole rows for a dense box): lower_box2d's
+// 32 x 64 fp32 box and lower_swz2d's 128 B-swizzled 16 x 32 one, in CTAs of any size, each have a
+// block issuing 16-byte cp.async with no multiply and no XOR (the row split, the tensor offset's
+// 64-bit multiply-add and the swizzle are computed once per thread, not per chunk; the H200's bf16
+// mma.sync GEMM copies 12 chunks per thread per stage this way).
+TEST(LoweringCpAsync, TheInteriorWalkOfA2dBoxStepsWithoutAMultiplyOrSwizzlePerChunk) {
+  for (int sm : {80, 90})
+    for (const char* f : {"box2d", "swz2d"}) {
+      const auto k = code(sm, "cp_async", f);
+      const auto blocks = blocks_with(k, "cp.async.cg.shared.global");
+      ASSERT_FALSE(blocks.empty()) << k.label;
+      bool stepped = false;
+      for (const auto& b : blocks)
+        stepped = stepped || (b.find("mul.") == std::string::npos && b.find("mad.") == std::string::npos && b.find("xor.b32") == std::string::npos);
+      EXPECT_TRUE(stepped) << k.label << ": every block issuing cp.async.cg computes a multiply or a swizzle";
+    }
+}
+
 // lower_fixed2d and lower_runtime2d copy sgemm's 8 x 128 fp32 box (256 chunks of 16 B) in CTAs of
 // 256 threads, the first with porter::cta_threads<256>. The cp_async fast path's first chunk then
 // needs no "has this thread a chunk?" test (k < 256 follows from the hint that the rank is below

@@ -131,4 +131,12 @@ PORTER_UNROLL
 template <class Box, unsigned W>
 inline constexpr std::size_t box_chunks = Box::rows * (Box::inner_bytes / W);
 
+/// The bytes a CTA-wide step of chunks must be a multiple of for every chunk of one thread to keep
+/// its column and its swizzle XOR (the row advances by whole pattern repeats): a row for a dense box,
+/// the swizzle atom (8 rows of the span) for a swizzled one. Then chunk k + n lands n x 16 bytes
+/// after chunk k in shared memory and n x 16 / inner_bytes rows after it in the tensor.
+template <class Box>
+inline constexpr unsigned interior_step_unit =
+    Box::swizzle_mode == swizzle::none ? unsigned(Box::inner_bytes) : unsigned(swizzle_atom_bytes(Box::swizzle_mode));
+
 }  // namespace porter::detail
