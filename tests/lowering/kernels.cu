@@ -297,6 +297,21 @@ __global__ void lower_hintroles2d(const __grid_constant__ porter::tiled_source<b
   }
 }
 
+/// A 16 KiB box (porter-bench's bf16 GEMM A box: 128 x 64 b16, 128 B-swizzled) in a pipeline of a
+/// run-time CTA size: the cp_async interior walk of a box of 1,024 chunks or more steps by
+/// constants (lowering_test.cpp, LoweringCpAsync).
+using wide = porter::swizzled<porter::box<unsigned short, 128, 64>, porter::swizzle::b128>;
+template <class Path>
+__global__ void lower_wide2d(const __grid_constant__ porter::tiled_source<wide> src, unsigned short* out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem_wide[];
+  porter::pipeline<Path, 2, wide> pipe(smem_wide);
+  porter::for_each_tile(
+      pipe, src, steps, [](int i) { return porter::coord<2>{i * wide::dim(0), 0}; },
+      [&](const porter::tile_view<wide>& t, int i) {
+        for (unsigned k = threadIdx.x; k < wide::elements; k += blockDim.x) out[std::size_t(i) * wide::elements + k] = t.element(k);
+      });
+}
+
 /// The cluster and dependent-launch helpers (porter/cluster.hpp).
 template <class Path>
 __global__ void lower_grid(unsigned* out) {
@@ -328,7 +343,8 @@ __global__ void lower_grid(unsigned* out) {
   template __global__ void lower_hint2d<P>(const __grid_constant__ porter::tiled_source<box2>,                   \
                                            const __grid_constant__ porter::tiled_source<box1>, const unsigned char*, float*, int); \
   template __global__ void lower_hintmc2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>, float*, int); \
-  template __global__ void lower_hintroles2d<P>(const __grid_constant__ porter::tiled_source<box2>, float*, int);
+  template __global__ void lower_hintroles2d<P>(const __grid_constant__ porter::tiled_source<box2>, float*, int); \
+  template __global__ void lower_wide2d<P>(const __grid_constant__ porter::tiled_source<wide>, unsigned short*, int);
 
 LOWERING_INSTANTIATE(porter::path::tma)
 LOWERING_INSTANTIATE(porter::path::cp_async)

@@ -66,13 +66,19 @@ struct cp_async_copy {
         unsigned k = ctx.thread;
         if (k >= total) return;
         unsigned char* d = reinterpret_cast<unsigned char*>(dst);
-        if constexpr (Box::rank == 2 && total > 1) {
+        if constexpr (Box::rank == 2 && total >= 1024) {
           // A 2D box whose CTA-wide step (nthreads chunks) is whole swizzle atoms (whole rows when
           // dense): every chunk of this thread is in the same column and lands at the same XOR, so
           // the next chunk is a constant step_bytes further in shared memory and step_bytes /
           // inner_bytes rows further in the tensor. Two adds per chunk instead of the row split,
-          // the 64-bit multiply-add and the swizzle (porter-bench's bf16 GEMM: 12 chunks of 16
-          // bytes per thread per stage at 256 threads; the wgmma producer warpgroup's 128: 24).
+          // the 64-bit multiply-add and the swizzle (porter-bench's bf16 GEMMs: 4 + 8 chunks of 16
+          // bytes per thread per stage at 256 threads, 8 + 16 in the wgmma producer warpgroup's
+          // 128; that GEMM on cp_async ran 1.15x faster on the H200).
+          // Boxes of 16 KiB (1,024 chunks) or more only, a compile-time rule: below that a CTA
+          // often holds a box with one chunk per thread, and there the stepped loop's setup and
+          // test cost more than they save (H200, session 28: smallgemm's 64-chunk boxes in 256
+          // threads 6% slower on cp_async; nvcc 13.0 keeps the loop's test after the one chunk even
+          // when porter::cta_threads<N> fixes the count).
           const unsigned step_bytes = ctx.nthreads * 16u;
           if (step_bytes % detail::interior_step_unit<Box> == 0) {
             const unsigned char* s = detail::interior_chunk<Box, 16>(src, at, k);
