@@ -439,7 +439,7 @@ std::vector<std::string> blocks_with(const kernel_code& k, const std::string& in
 // 128 x 64 b16 box (128 B swizzle; the bf16 GEMMs' A box) in a CTA of run-time size has a block
 // issuing 16-byte cp.async with no multiply and no XOR (the row split, the tensor offset's 64-bit
 // multiply-add and the swizzle computed once per thread, not per chunk; the wgmma GEMM on cp_async
-// ran 1.15x faster on the H200). Smaller boxes keep the walk that computes each chunk: lower_box2d's
+// ran 1.10-1.15x faster on the H200). Smaller boxes keep the walk that computes each chunk: lower_box2d's
 // 32 x 64 fp32 box (512 chunks) has no such block (the stepped loop cost smallgemm 6%).
 TEST(LoweringCpAsync, TheInteriorWalkOfA16KiB2dBoxStepsWithoutAMultiplyOrSwizzlePerChunk) {
   auto stepped = [](const kernel_code& k) {

@@ -73,7 +73,7 @@ struct cp_async_copy {
           // inner_bytes rows further in the tensor. Two adds per chunk instead of the row split,
           // the 64-bit multiply-add and the swizzle (porter-bench's bf16 GEMMs: 4 + 8 chunks of 16
           // bytes per thread per stage at 256 threads, 8 + 16 in the wgmma producer warpgroup's
-          // 128; that GEMM on cp_async ran 1.15x faster on the H200).
+          // 128; that GEMM on cp_async ran 1.10-1.15x faster on the H200).
           // Boxes of 16 KiB (1,024 chunks) or more only, a compile-time rule: below that a CTA
           // often holds a box with one chunk per thread, and there the stepped loop's setup and
           // test cost more than they save (H200, session 28: smallgemm's 64-chunk boxes in 256
