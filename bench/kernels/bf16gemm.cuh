@@ -38,7 +38,7 @@ struct bf16gemm_frags {
 /// through the tiles' 128 B swizzle, conflict-free. B is taken along the rows (porter::along_rows),
 /// so each n8 tile's b0, b1 land in adjacent registers, the pair mma reads: taken down the columns
 /// (b0, b1 = reg[j], reg[j + 2]) ptxas 13.0 copied them into a pair before every mma, 2 moves per
-/// mma, and the kernel ran 1.25x slower (session 28, exp14). Warp-collective.
+/// mma, and the kernel ran 1.23x slower (session 28, exp14). Warp-collective.
 template <class ATile, class BTile>
 __device__ __forceinline__ void bf16gemm_load(bf16gemm_frags& f, ATile ta, BTile tb, const bf16gemm_warp& w, int kk) {
   using namespace bf16gemm_shape;
@@ -100,7 +100,7 @@ __device__ __forceinline__ void bf16gemm_store(const float (&acc)[bf16gemm_shape
 /// stage is released right after its last fragment load, before the last k-step's MMAs. Session 28
 /// measured this shape against the earlier flat loop over steps (one counter, the tile's epilogue
 /// and the last k-step's MMAs of a stage deferred behind the next stage's wait): ptxas kept 208
-/// registers instead of 246 and no accumulator copies, 1.11x faster (exp14, 8192^3 on tma).
+/// registers instead of the flat loop's 246 (exp14's V2) and no accumulator copies, 1.11x faster (exp14, 8192^3 on tma).
 ///
 /// Multicast (the "porter-multicast" rows): launched in clusters of 2 CTAs (sm_90) on the blocked
 /// one-tile-per-CTA schedule, the pipeline a porter::cluster_multicast ring; the two CTAs of a
