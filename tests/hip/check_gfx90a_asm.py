@@ -181,7 +181,8 @@ def main():
         check(has(k, r"^ds_read"), "%s: the consumer reads the tile with ds_read (LDS, not flat)" % k)
 
     fr = mnems("fragments_b128")
-    check(fr.count("ds_read_b32") >= 4, "fragments_b128: x4 fragment as 4 ds_read_b32 (%d)" % fr.count("ds_read_b32"))
+    check(fr.count("ds_read_b32") >= 8, "fragments_b128: two x4 fragments (down the columns, along the rows) as 8 ds_read_b32 (%d)"
+          % fr.count("ds_read_b32"))
     check(fr.count("ds_read_u16") >= 8, "fragments_b128: x4 .trans fragment as 8 ds_read_u16 (%d)" % fr.count("ds_read_u16"))
     flat = [b[2] for b in funcs["fragments_b128"] if FLAT.match(b[1])]
     check(not flat, "fragments_b128: no flat_ memory instructions %s" % (flat[:3] if flat else ""))

@@ -7,8 +7,9 @@
 //   walk_bytes_w16      a 16-byte aligned byte range, with its < 16-byte tail
 //   pipeline_staged     the whole path: pipeline<staged> + for_each_tile + async_copy
 //   pipeline_staged_s3  the same with 3 stages (the protocol's one CTA barrier per step)
-//   fragments_b128      porter::load_fragments from a 128 B-swizzled b16 tile: x4 (one ds_read_b32 per
-//                       matrix) and x4 .trans (two ds_read_u16 per matrix)
+//   fragments_b128      porter::load_fragments from a 128 B-swizzled b16 tile: x4 down the columns and
+//                       x4 along the rows (one ds_read_b32 per matrix each), x4 .trans (two
+//                       ds_read_u16 per matrix)
 //   control_staged_u8   NEGATIVE CONTROL: a byte-at-a-time copy loop (what a generic, untuned copy of
 //                       a 1-byte box does). The checker must find a byte loop here, or it could not
 //                       find one anywhere.
@@ -98,5 +99,9 @@ extern "C" __global__ void fragments_b128(const unsigned short* in, unsigned* ou
   const porter::tile_view<frag_tile> t(tile);
   const porter::fragment<4> a = porter::load_fragments<16, 16>(t, row0, col0);
   const porter::fragment<4> b = porter::load_fragments<16, 16, true>(t, row0, col0);
-  for (int m = 0; m < 4; ++m) out[threadIdx.x * 8 + m] = a.reg[m], out[threadIdx.x * 8 + 4 + m] = b.reg[m];
+  // Along the rows at other rows (the same 16 x 16 region would be the same 4 matrices in another
+  // register order, and the compiler rightly shares the reads).
+  const porter::fragment<4> c = porter::load_fragments<16, 16>(t, row0 + 16, col0, porter::along_rows);
+  for (int m = 0; m < 4; ++m)
+    out[threadIdx.x * 12 + m] = a.reg[m], out[threadIdx.x * 12 + 4 + m] = b.reg[m], out[threadIdx.x * 12 + 8 + m] = c.reg[m];
 }
