@@ -87,8 +87,9 @@ constexpr bool check_fragment_shape() {
 #if PORTER_GPU_COMPILER
 /// Load the fragment of the Rows x Cols region at (row0, col0) of a landed tile into registers:
 /// Rows x Cols / 64 matrices of 8 x 8, taken down the columns first or, with porter::along_rows as
-/// `order`, along the rows first (file comment), each Trans-posed or not. Warp-collective: all 32 lanes of a warp call it together with the same arguments
-/// (converged, like ldmatrix's .sync.aligned); it reads shared memory only.
+/// the last argument, along the rows first (file comment), each Trans-posed or not.
+/// Warp-collective: all 32 lanes of a warp call it together with the same arguments (converged,
+/// like ldmatrix's .sync.aligned); it reads shared memory only.
 ///
 /// Shapes in elements: Rows, Cols multiples of 8 with Rows x Cols in {64, 128, 256}; the tile is
 /// Box::rows x Box::inner (tile_view::matrix_byte_offset). Element size 2 bytes; innermost box row
@@ -98,9 +99,8 @@ constexpr bool check_fragment_shape() {
 /// one porter landed (aligned to its swizzle atom). Source: PTX ISA 9.7.14.5.15 "ldmatrix".
 /// Returns fragment<Rows * Cols / 64> (spelled auto, so that a wrong shape fails with this function's sentence first).
 template <int Rows, int Cols, bool Trans = false, class Box, matrix_order Order = matrix_order::down_columns>
-PORTER_DEVICE PORTER_FORCEINLINE auto load_fragments(tile_view<Box> tile, int row0, int col0, matrix_order_tag<Order> order = {}) {
+PORTER_DEVICE PORTER_FORCEINLINE auto load_fragments(tile_view<Box> tile, int row0, int col0, matrix_order_tag<Order> = {}) {
   static_assert(detail::check_fragment_shape<Box, Rows, Cols>());
-  (void)order;
   constexpr int N = Rows * Cols / 64;
   constexpr int block_rows = Rows / 8, block_cols = Cols / 8;
 #if PORTER_DEBUG
@@ -108,12 +108,13 @@ PORTER_DEVICE PORTER_FORCEINLINE auto load_fragments(tile_view<Box> tile, int ro
     detail::trap("load_fragments: the region (row0, col0) is outside the tile, or col0 is not a multiple of 8");
 #endif
   const unsigned char* base = reinterpret_cast<const unsigned char*>(tile.data());
+  // row0 split into its multiple of 8 and the rest (0 when row0 is a multiple of 8, which a compiler
+  // sees for warp offsets like 64 w + 16 i): the swizzle then depends on the lane's row and the
+  // columns only (tile_view::matrix_byte_offset(row8, row_lo, col)).
+  const int row8 = row0 & ~7, row0_lo = row0 & 7;
   fragment<N> f;
   backend::fragment_loads::load<N, Trans>(f.reg, [&](int m, int row, int col) {
-    // row0 split into its multiple of 8 and the rest (0 when row0 is a multiple of 8, which a
-    // compiler sees for warp offsets like 64 w + 16 i): the swizzle then depends on the lane's row
-    // and the columns only (tile_view::matrix_byte_offset(row8, row_lo, col)).
-    const int row8 = row0 & ~7, row_lo = (row0 & 7) + row;
+    const int row_lo = row0_lo + row;
     if constexpr (Order == matrix_order::down_columns)
       return base + tile_view<Box>::matrix_byte_offset(row8 + 8 * (m % block_rows), row_lo, col0 + 8 * (m / block_rows) + col);
     else
