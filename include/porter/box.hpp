@@ -150,6 +150,9 @@ class tile_view {
   /// addend: loads at rows row8 + 16 i share one XOR and differ by an immediate offset
   /// (load_fragments passes row0's multiple of 8 and lane rows here: porter-bench's bf16 mma.sync
   /// GEMM computes one swizzled address per k-step for its 8 ldmatrix, not one XOR chain each).
+  /// Returns bytes from data(). Source: the pattern of porter::swizzle_offset (porter/swizzle.hpp:
+  /// the tensor-map swizzle modes, CUDA driver API CU_TENSOR_MAP_SWIZZLE_32B/64B/128B); the host
+  /// test TileView.SplitMatrixByteOffsetIsThePlainOneForEveryModeAndElementSize holds the two equal.
   PORTER_HOST_DEVICE static constexpr std::uint32_t matrix_byte_offset(int row8, int row_lo, int col) {
     constexpr std::uint32_t ib = std::uint32_t(Box::inner_bytes);
     const std::uint32_t cb = std::uint32_t(col) * std::uint32_t(sizeof(element_type));
