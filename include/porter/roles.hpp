@@ -17,8 +17,17 @@
 // Registers: porter::registers<P, C> asks the target to move registers from the producers to the
 // consumers when the roles begin (setmaxnreg.dec P / .inc C, PTX ISA 9.7.17.1), on targets that
 // have it (sm_90a and sm_100a builds); elsewhere it lowers to nothing. It needs both roles to be
-// whole warpgroups (setmaxnreg is warpgroup-wide) and counts of 24..256 in steps of 8; the kernel
-// should be compiled with a register limit the CTA can hold (e.g. __launch_bounds__(threads, 1)).
+// whole warpgroups (setmaxnreg is warpgroup-wide) and counts of 24..256 in steps of 8.
+// The budgets must fit the registers the CTA holds at launch: setmaxnreg moves registers within the
+// CTA's pool (what the producers' .dec released), and .inc waits until the pool has them, so
+//   P x producer_threads + C x consumer_threads <= roles::register_pool
+// where register_pool is the most one CTA of roles::threads threads can be given: 64 K registers
+// shared out per warp in steps of 8 per thread, at most 256 each (384 threads: 168 x 384 = 64,512,
+// not 65,536). Compile the kernel with __launch_bounds__(roles::threads, 1) so that it is given that
+// many (ptxas 13.0 gives a kernel with setmaxnreg the whole 168 at 384 threads: every
+// pb_bf16gemm_roles of porter-bench, spilling or not). A split over the pool hangs the CTA in
+// setmaxnreg.inc: measured on the H200 (session 31), registers<96, 208> on 128 + 256 threads
+// (65,536) never left enter_role, while 88 / 208 (64,512) runs.
 #pragma once
 
 namespace porter {
@@ -64,9 +73,16 @@ struct roles {
   static constexpr int consumer_registers = Registers::consumer;
   static constexpr bool reallocates = Registers::producer != 0;
   static_assert(threads <= 1024, "porter::roles: a CTA has at most 1024 threads.");
-  static_assert(!reallocates || unsigned(Registers::producer) * producer_threads + unsigned(Registers::consumer) * consumer_threads <= 65536u,
-                "porter::roles: the register budgets exceed the SM's 64 K registers (P x producer threads + C x consumer "
-                "threads): setmaxnreg.inc would wait for registers that never come.");
+  /// Registers one CTA of `threads` threads holds at most (one CTA per SM): 65,536 shared out in
+  /// steps of 8 per thread (a warp's allocation unit is 256), at most 256 per thread. 384 threads:
+  /// 168 x 384 = 64,512. setmaxnreg can only move these between the roles (see the file comment).
+  static constexpr unsigned register_pool =
+      ((65536u / threads) / 8u * 8u < 256u ? (65536u / threads) / 8u * 8u : 256u) * threads;
+  static_assert(!reallocates || unsigned(Registers::producer) * producer_threads + unsigned(Registers::consumer) * consumer_threads <=
+                                    register_pool,
+                "porter::roles: the register budgets exceed the CTA's register pool (P x producer threads + C x consumer "
+                "threads > roles::register_pool, e.g. 64,512 for 384 threads): setmaxnreg.inc would wait for registers that "
+                "never come.");
   static_assert(!reallocates || (Producer::whole_warpgroups && Consumer::whole_warpgroups),
                 "porter::roles: register reallocation (porter::registers) needs both roles to be whole warpgroups "
                 "(setmaxnreg is warpgroup-wide): use porter::warpgroups<N> or porter::warps<4 k>.");

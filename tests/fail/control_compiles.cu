@@ -97,8 +97,11 @@ __global__ void control_fragments(std::uint16_t* smem_tile, unsigned* out, unsig
   desc[threadIdx.x] = porter::wgmma_descriptor(t, 8, 16);
 }
 
-// The correct forms of the role misuses (roles_registers_not_warpgroups.cu, role_pipeline_not_roles.cu).
+// The correct forms of the role misuses (roles_registers_not_warpgroups.cu, roles_registers_over_pool.cu,
+// role_pipeline_not_roles.cu): 88 x 128 + 208 x 256 fills the 64,512-register pool exactly.
 using ctl_roles = porter::roles<porter::warpgroups<1>, porter::warpgroups<2>, porter::registers<40, 232>>;
+using ctl_roles_full_pool = porter::roles<porter::warpgroups<1>, porter::warpgroups<2>, porter::registers<88, 208>>;
+static_assert(ctl_roles_full_pool::register_pool == 64512u, "384 threads hold 168 registers each");
 __global__ void control_roles(const __grid_constant__ porter::tiled_source<tile> src, float* out) {
   extern __shared__ unsigned char smem[];
   porter::role_pipeline<porter::path::tma, ctl_roles, 2, tile> pipe(smem);
