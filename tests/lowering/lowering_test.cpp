@@ -672,6 +672,20 @@ TEST(LoweringRoles, TmaFullCountsTheProducerThreadsAndFallbacksRunNoBarrier) {
   EXPECT_TRUE(lacks(k, "cp.async.mbarrier.arrive"));
 }
 
+TEST(LoweringRoles, TmaConsumersFenceTheAsyncProxyBeforeTheirRelease) {
+  // The consumers read a stage through the generic proxy and the refill writes it through the async
+  // proxy: every tma consumer release is fence.proxy.async, then the EMPTY arrival
+  // (porter/tma/role_protocol.hpp; wrong C without it on the H200, session 31). hintroles2d copies
+  // at a constant column, so no thread-load fallback adds a fence of its own. The other paths'
+  // copies are generic-proxy writes: no fence.
+  const auto k = code(90, "tma", "hintroles2d");
+  EXPECT_EQ(count_of(k, "fence.proxy.async.shared::cta"), 1u) << k.label;
+  for (const char* p : {"cp_async", "staged"}) {
+    const auto g = code(90, p, "hintroles2d");
+    EXPECT_EQ(count_of(g, "fence.proxy.async"), 0u) << g.label;
+  }
+}
+
 TEST(LoweringRoles, CpAsyncArrivesThroughCpAsyncMbarrierArrive) {
   for (int sm : {80, 90}) {
     const auto k = code(sm, "cp_async", "roles2d");

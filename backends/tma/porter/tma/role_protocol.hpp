@@ -18,11 +18,22 @@
 //             reports those stores as RAW hazards against the consumers' reads, 382,188 on the device
 //             matrix; with one arrival per producer thread, none.)
 //   wait      (consumers) every consumer thread waits for FULL's phase of this pass.
-//   release   (consumers) every consumer thread arrives on EMPTY (per thread, not per warp:
-//             porter/ptx/role_ring.hpp says why).
+//   release   (consumers) every consumer thread runs fence.proxy.async.shared::cta, then arrives on
+//             EMPTY (per thread, not per warp: porter/ptx/role_ring.hpp says why). The consumers
+//             read the stage through the generic proxy (ld.shared, ldmatrix) and the refill writes
+//             it through the async proxy (the tensor copy): accesses to the same bytes through two
+//             proxies are ordered only by a proxy fence (PTX ISA 8.x 9.7.13.4, "async proxy"); the
+//             mbarrier release/acquire orders the generic proxy alone. Measured without it
+//             (porter-bench's pb_bf16gemm_roles on the H200, tma, 4 stages, mma.sync consumers at 232
+//             registers, 8192^3): wrong C in 20 of 20 runs, always in the consumer warps that share
+//             sub-partition 0 with the issuing producer thread; with it (or with the same fence on the
+//             producer after its acquire) 0 of 12, at 2% of the rate
+//             (bench/results/h200-2026-12-04-session31/NOTES.md). A 64-cycle spin in its place also
+//             hid the failure: the fence is what the memory model asks for, the figures are what
+//             was seen.
 // So a stage costs: one expect_tx per copy (producer thread 0), one arrival per producer thread,
-// one EMPTY wait per producer thread, one FULL wait per consumer thread, one arrival per consumer
-// thread. No CTA barrier.
+// one EMPTY wait per producer thread, one FULL wait per consumer thread, one proxy fence and one
+// arrival per consumer thread. No CTA barrier.
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier), 9.7.9.25.4/5 (bulk copies); CUTLASS sm90_pipeline.hpp
 // (PipelineTmaAsync: the producer arms FULL with expect_tx, consumers release EMPTY).
 #pragma once
@@ -81,8 +92,12 @@ class tma_role_protocol {
   PORTER_DEVICE PORTER_FORCEINLINE void wait(unsigned stage, unsigned pass, unsigned /*pending_after*/) {
     ring_.consumer_wait(stage, pass);
   }
-  /// Consumers: this thread is done reading the stage (its arrival on EMPTY).
-  PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned stage, unsigned /*pass*/) { ring_.consumer_release(stage); }
+  /// Consumers: this thread is done reading the stage: a proxy fence (its generic-proxy reads before
+  /// the refill's async-proxy writes), then its arrival on EMPTY.
+  PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned stage, unsigned /*pass*/) {
+    ptx::fence_proxy_async_shared_cta();
+    ring_.consumer_release(stage);
+  }
 
  private:
   PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx(unsigned stage) const {
