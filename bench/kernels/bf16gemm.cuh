@@ -17,13 +17,28 @@ namespace pb {
 /// This warp's 64 x 64 tile inside the 128 x 256 CTA tile (bf16gemm_shape: warps 2 (M) x 4 (N)).
 struct bf16gemm_warp {
   int m0, n0;  ///< first row (M) and column (N) of the warp tile, relative to the CTA tile
-  __device__ __forceinline__ bf16gemm_warp() {
+  /// The warp tile of MMA warp `warp` (0 .. 7): warps_n warps per row of warp tiles.
+  __device__ __forceinline__ explicit bf16gemm_warp(int warp) {
     using namespace bf16gemm_shape;
-    const int warp = int(threadIdx.x) / 32;
     m0 = (warp / warps_n) * wm;
     n0 = (warp % warps_n) * wn;
   }
+  /// The calling warp's, when every warp of the CTA multiplies (pb_bf16gemm).
+  __device__ __forceinline__ bf16gemm_warp() : bf16gemm_warp(int(threadIdx.x) / 32) {}
 };
+
+/// First row and column of tile `t` (of tiles_m x tiles_n tiles of bm x bn) in the grouped order:
+/// groups of bf16gemm_shape::group_m tile rows, column-major inside a group (Triton's tutorial
+/// order), so that the tiles resident at one time read few distinct A and B blocks.
+__device__ __forceinline__ void bf16gemm_grouped_origin(long long t, int tiles_m, int tiles_n, int& m0, int& n0) {
+  using namespace bf16gemm_shape;
+  const long long per_group = static_cast<long long>(group_m) * tiles_n;
+  const int group = int(t / per_group), in_group = int(t - group * per_group);
+  const int first_m = group * group_m;
+  const int rows = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
+  m0 = (first_m + in_group % rows) * bm;
+  n0 = (in_group / rows) * bn;
+}
 
 /// One k-step's operands of a warp: A of its 4 m16 tiles (fragment<4> each: a0..a3), B of its 8 n8
 /// tiles as 4 pairs (one load_fragments<16, 16> along the rows each; b_fragment(b[j / 2], j % 2) is
@@ -56,6 +71,38 @@ __device__ __forceinline__ void bf16gemm_mma(float (&acc)[bf16gemm_shape::mt][bf
   for (int i = 0; i < mt; ++i)
 #pragma unroll
     for (int j = 0; j < nt; ++j) mma_m16n8k16_bf16(acc[i][j], f.a[i], b_fragment(f.b[j / 2], j % 2));
+}
+
+/// acc = 0 (a tile's start).
+__device__ __forceinline__ void bf16gemm_zero(float (&acc)[bf16gemm_shape::mt][bf16gemm_shape::nt][4]) {
+  using namespace bf16gemm_shape;
+#pragma unroll
+  for (int i = 0; i < mt; ++i)
+#pragma unroll
+    for (int j = 0; j < nt; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+}
+
+/// One landed stage of a warp (`ready`: a porter consumer_stage of the two boxes): the fragments of
+/// k-step 0, then for every k-step the next k-step's fragments, or `release()` after the last (every
+/// fragment of the stage is then in registers), its MMAs into acc, and `after_mma(kk)` behind them.
+/// Both mma.sync kernels multiply through it: the same loads and MMAs in the same order.
+template <class Ready, class Release, class AfterMma>
+__device__ __forceinline__ void bf16gemm_stage(float (&acc)[bf16gemm_shape::mt][bf16gemm_shape::nt][4], Ready& ready,
+                                               const bf16gemm_warp& w, Release&& release, AfterMma&& after_mma) {
+  using namespace bf16gemm_shape;
+  const auto ta = ready.template tile<0>();
+  const auto tb = ready.template tile<1>();
+  bf16gemm_frags f[2];
+  bf16gemm_load(f[0], ta, tb, w, 0);
+#pragma unroll
+  for (int kk = 0; kk < ksteps; ++kk) {
+    if (kk + 1 < ksteps) bf16gemm_load(f[(kk + 1) & 1], ta, tb, w, kk + 1);
+    else release();
+    bf16gemm_mma(acc, f[kk & 1]);
+    after_mma(kk);
+  }
 }
 
 /// Store this warp's accumulators (the mma C layout: lane l holds rows g, g + 8 and columns 2t, 2t + 1
@@ -108,12 +155,13 @@ __device__ __forceinline__ void bf16gemm_store(const float (&acc)[bf16gemm_shape
 /// pair p = t / 2 at rows 2 (p / tiles_n) + t % 2, column p % tiles_n), so they read the same B box
 /// every step and copy it once with porter::multicast (each its own A). Needs an even number of tile
 /// rows (the host checks); the compute and its order are unchanged (bit-identical C).
-template <class Path, int Stages, bool Multicast = false>
+template <class Path, int Stages, bool Multicast = false, int Refill = bf16gemm_shape::refill_kstep>
 __global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
     pb_bf16gemm(const __grid_constant__ porter::tiled_source<bf16gemm_shape::a_box> a,
                 const __grid_constant__ porter::tiled_source<bf16gemm_shape::b_box> b, float* __restrict__ c, int m, int n, int k,
                 porter::tile_schedule sched) {
   using namespace bf16gemm_shape;
+  static_assert(Refill >= -1 && Refill < ksteps, "pb_bf16gemm: Refill is -1 (right after the wait) or a k-step of the stage");
   extern __shared__ __align__(128) unsigned char smem[];
   auto make_pipe = [&] {
     if constexpr (Multicast) return porter::pipeline<Path, Stages, a_box, b_box>(smem, porter::cluster_multicast);
@@ -155,29 +203,95 @@ __global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
   while (issued < steps && issued < ahead) issue();
   for (int tl = 0; tl < tiles; ++tl) {
     float acc[mt][nt][4];
-#pragma unroll
-    for (int i = 0; i < mt; ++i)
-#pragma unroll
-      for (int j = 0; j < nt; ++j)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.f;
+    bf16gemm_zero(acc);
     for (int kt = 0; kt < ktiles; ++kt) {
       auto ready = pipe.consumer_wait();
-      if (Stages > 1 && issued < steps) issue();  // the stage released one step ago
-      const auto ta = ready.template tile<0>();
-      const auto tb = ready.template tile<1>();
-      bf16gemm_frags f[2];
-      bf16gemm_load(f[0], ta, tb, w, 0);
-#pragma unroll
-      for (int kk = 0; kk < ksteps; ++kk) {
-        if (kk + 1 < ksteps) bf16gemm_load(f[(kk + 1) & 1], ta, tb, w, kk + 1);
-        else pipe.consumer_release(ready);  // every fragment of the stage is in registers
-        bf16gemm_mma(acc, f[kk & 1]);
-      }
+      if (Refill < 0 && Stages > 1 && issued < steps) issue();  // the stage released one step ago
+      bf16gemm_stage(
+          acc, ready, w, [&] { pipe.consumer_release(ready); },
+          [&](int kk) {
+            if (kk == Refill && Stages > 1 && issued < steps) issue();  // behind k-step Refill's MMAs
+          });
       if (Stages == 1 && issued < steps) issue();  // one stage: refilled once released
     }
     int m0, n0;
     tile_origin(tl, m0, n0);
+    bf16gemm_store(acc, c, m0, n0, m, n, w);
+  }
+}
+
+/// The producer role of a bf16 GEMM on a porter::role_pipeline `pipe` over bf16gemm_shape's boxes:
+/// for every tile of `sched` in the grouped order (bf16gemm_grouped_origin), for every K-tile:
+/// producer_acquire, async_copy A's box at (m0, kt * bk) and B's at (n0, kt * bk) with the L2 hints
+/// HA and HB (none: unhinted), producer_commit. `count` is sched.count(). Called by every producer
+/// thread, after enter_role().
+template <porter::cache_hint HA = porter::cache_hint::none, porter::cache_hint HB = porter::cache_hint::none, class Pipe>
+__device__ __forceinline__ void bf16gemm_produce(Pipe& pipe, const porter::tiled_source<bf16gemm_shape::a_box>& a,
+                                                 const porter::tiled_source<bf16gemm_shape::b_box>& b, const porter::tile_schedule& sched,
+                                                 int count, int tiles_m, int tiles_n, int ktiles) {
+  using bf16gemm_shape::bk;
+  for (int tl = 0; tl < count; ++tl) {
+    int m0, n0;
+    bf16gemm_grouped_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
+    for (int kt = 0; kt < ktiles; ++kt) {
+      auto slot = pipe.producer_acquire();
+      porter::async_copy(porter::buffer<0>(slot), a, porter::coord<2>{m0, kt * bk}, porter::l2_hint_t<HA>{});
+      porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{n0, kt * bk}, porter::l2_hint_t<HB>{});
+      pipe.producer_commit(slot);
+    }
+  }
+}
+
+/// bf16gemm with producer/consumer roles (issue 9, part 1): the MMA warps, fragment loads, MMAs and
+/// their order are pb_bf16gemm's (bit-identical C), but the copies move to a producer warpgroup:
+///
+///   warpgroup 0 (producer)        for every K-tile of every tile of the schedule:
+///                                 producer_acquire, async_copy A and B boxes, producer_commit
+///   warpgroups 1, 2 (consumers)   the 8 MMA warps of pb_bf16gemm (warp w of the consumers has
+///                                 pb_bf16gemm's warp tile w): consumer_wait, fragment loads and
+///                                 mma.sync, consumer_release after the stage's last fragment load
+///
+/// through a porter::role_pipeline, so no MMA warp issues a copy, waits for a copy group or meets a
+/// CTA barrier: a stage completes on its FULL mbarrier (tma: transaction bytes; cp_async:
+/// cp.async.mbarrier.arrive.noinc of every producer thread; staged: the producers' arrivals after
+/// their stores). The producer runs up to Stages stages ahead, across tile boundaries, so the next
+/// tile's copies overlap this tile's epilogue. Tiles are visited in the grouped order
+/// (bf16gemm_grouped_origin) over `sched` (porter-bench: a persistent grid, one CTA per SM).
+/// Elements outside A or B land as zero, so any M, N >= 1 and K >= 0 work (K = 0 stores zeros),
+/// within the path's host rules (porter::launch).
+/// Launch: Roles::threads threads, Pipe::shared_bytes of dynamic shared memory,
+/// launch_options::uses_role_pipeline(). Roles: 8 consumer warps (two warpgroups) and whole
+/// producer warpgroups; 384 threads leave 168 registers each without reallocation, where the MMA
+/// warps spill (they need 208 or more), so porter-bench's rows give the consumers 208-232 with
+/// porter::registers (setmaxnreg: sm_90a; shapes.hpp, bf16gemm_roles_shape).
+template <class Path, int Stages, class Roles>
+__global__ void __launch_bounds__(Roles::threads, 1)
+    pb_bf16gemm_roles(const __grid_constant__ porter::tiled_source<bf16gemm_shape::a_box> a,
+                      const __grid_constant__ porter::tiled_source<bf16gemm_shape::b_box> b, float* __restrict__ c, int m, int n, int k,
+                      porter::tile_schedule sched) {
+  using namespace bf16gemm_shape;
+  static_assert(Roles::consumer_threads == threads, "pb_bf16gemm_roles: the consumers are pb_bf16gemm's 8 MMA warps");
+  // Its own array name: one extern __shared__ name has one alignment per translation unit.
+  extern __shared__ __align__(1024) unsigned char pb_roles_smem[];
+  porter::role_pipeline<Path, Roles, Stages, a_box, b_box> pipe(pb_roles_smem);
+  const int tiles_m = (m + bm - 1) / bm, tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
+  const int count = int(sched.count());
+  if (pipe.is_producer()) {
+    pipe.enter_role();
+    bf16gemm_produce(pipe, a, b, sched, count, tiles_m, tiles_n, ktiles);
+    return;
+  }
+  pipe.enter_role();
+  const bf16gemm_warp w((int(threadIdx.x) - int(Roles::producer_threads)) / 32);
+  for (int tl = 0; tl < count; ++tl) {
+    float acc[mt][nt][4];
+    bf16gemm_zero(acc);
+    for (int kt = 0; kt < ktiles; ++kt) {
+      auto ready = pipe.consumer_wait();
+      bf16gemm_stage(acc, ready, w, [&] { pipe.consumer_release(ready); }, [](int) {});
+    }
+    int m0, n0;
+    bf16gemm_grouped_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
     bf16gemm_store(acc, c, m0, n0, m, n, w);
   }
 }

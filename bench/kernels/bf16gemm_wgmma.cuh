@@ -20,23 +20,11 @@
 
 #include <utility>
 
+#include "bf16gemm.cuh"
 #include "shapes.hpp"
 #include "wgmma_consumer.cuh"
 
 namespace pb {
-
-/// First row and column of tile `t` (of tiles_m x tiles_n tiles of 128 x 256) in the grouped order:
-/// groups of bf16gemm_wgmma_shape::group_m tile rows, column-major inside a group (Triton's
-/// tutorial order), so that the tiles resident at one time read few distinct A and B blocks.
-__device__ __forceinline__ void bf16gemm_wgmma_origin(long long t, int tiles_m, int tiles_n, int& m0, int& n0) {
-  using namespace bf16gemm_wgmma_shape;
-  const long long per_group = static_cast<long long>(group_m) * tiles_n;
-  const int group = int(t / per_group), in_group = int(t - group * per_group);
-  const int first_m = group * group_m;
-  const int rows = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
-  m0 = (first_m + in_group % rows) * bm;
-  n0 = (in_group / rows) * bn;
-}
 
 /// Issue one stage's MMAs for consumer warpgroup `wg`: 4 x m64n256k16 over K-tile columns 0..63 of
 /// the landed A rows 64 wg .. 64 wg + 63 and all 256 rows of B, then commit them as one group.
@@ -83,7 +71,7 @@ __device__ __forceinline__ void bf16gemm_wgmma_store(const float (&acc)[wgmma_n2
 }
 
 /// bf16gemm with wgmma: C = A * B^T over this CTA's output tiles of `sched` (tile t in the grouped
-/// order of bf16gemm_wgmma_origin). One stage = the A (128 x 64) and B (256 x 64) boxes of one
+/// order of bf16gemm_grouped_origin). One stage = the A (128 x 64) and B (256 x 64) boxes of one
 /// K-tile, 128 B-swizzled. The producer runs up to Stages stages ahead, across tile boundaries, so
 /// the next tile's copies overlap this tile's epilogue. Each consumer warpgroup keeps one stage's
 /// MMAs in flight: it releases stage i - 1 after issuing stage i's and waiting for i - 1's group.
@@ -112,16 +100,7 @@ __global__ void __launch_bounds__(bf16gemm_wgmma_shape::threads, 1)
   const int count = int(sched.count());
   if (pipe.is_producer()) {
     pipe.enter_role();
-    for (int tl = 0; tl < count; ++tl) {
-      int m0, n0;
-      bf16gemm_wgmma_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
-      for (int kt = 0; kt < ktiles; ++kt) {
-        auto slot = pipe.producer_acquire();
-        porter::async_copy(porter::buffer<0>(slot), a, porter::coord<2>{m0, kt * bk}, porter::l2_hint_t<HA>{});
-        porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{n0, kt * bk}, porter::l2_hint_t<HB>{});
-        pipe.producer_commit(slot);
-      }
-    }
+    bf16gemm_produce<HA, HB>(pipe, a, b, sched, count, tiles_m, tiles_n, ktiles);
     return;
   }
   pipe.enter_role();
@@ -133,14 +112,14 @@ __global__ void __launch_bounds__(bf16gemm_wgmma_shape::threads, 1)
     for (int e = 0; e < wgmma_n256_accumulators; ++e) acc[e] = 0.f;
     for (int tl = 0; tl < count; ++tl) {
       int m0, n0;
-      bf16gemm_wgmma_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
+      bf16gemm_grouped_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
       bf16gemm_wgmma_store(acc, c, m0, n0, m, n, wg, r % 128);
     }
     return;
   }
   for (int tl = 0; tl < count; ++tl) {
     int m0, n0;
-    bf16gemm_wgmma_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
+    bf16gemm_grouped_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
     auto prev = pipe.consumer_wait(porter::async_proxy_reads);  // cp_async, staged: fence.proxy.async (wgmma reads via the async proxy)
     bf16gemm_wgmma_stage(acc, prev, wg, false);
     for (int kt = 1; kt < ktiles; ++kt) {

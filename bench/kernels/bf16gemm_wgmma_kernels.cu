@@ -16,32 +16,16 @@ namespace pb {
 
 #if !defined(PB_WGMMA_NO_TARGETS)
 namespace {
-/// The wgmma kernel on path `Path` with `S` stages: a persistent schedule over the tiles (the
-/// producer runs ahead across tiles), launched with uses_role_pipeline so that porter::launch
-/// refuses devices and binaries the role protocol cannot run on.
+/// The wgmma kernel on path `Path` with `S` stages (add_bf16gemm_role_row: persistent, launched
+/// with uses_role_pipeline).
 template <class Path, int S, class Roles = bf16gemm_wgmma_shape::roles, porter::cache_hint HA = porter::cache_hint::none,
           porter::cache_hint HB = porter::cache_hint::none>
 void add_bf16gemm_wgmma(registry& r, const char* impl) {
   using namespace bf16gemm_wgmma_shape;
   using Pipe = porter::role_pipeline<Path, Roles, S, a_box, b_box>;
-  auto* k = &pb_bf16gemm_wgmma<Path, S, Roles, HA, HB>;
-  kernel_desc d = porter_desc<Path, Pipe>(threads, reinterpret_cast<const void*>(k), "pb_bf16gemm_wgmma", sched_mode::persistent);
-  d.impl = impl;
-  d.default_stages = default_stages_bf16gemm_wgmma;
-  d.min_cc = d.min_cc > min_cc ? d.min_cc : min_cc;
-  d.only_cc = min_cc;  // sm_90a code runs on 9.0 devices only
-  r.bf16gemm.push_back({d, [k](const bf16gemm_problem& p, int grid) -> launcher {
-                          const std::int64_t ea[2] = {p.m, p.k}, eb[2] = {p.n, p.k};
-                          auto sa = porter::make_tiled_source<a_box>(p.a, ea);
-                          auto sb = porter::make_tiled_source<b_box>(p.b, eb);
-                          const long long tiles = static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
-                          const porter::tile_schedule sc = porter::persistent_schedule(tiles, grid);
-                          const porter::launch_options o = porter::launch_options{}.uses_role_pipeline();
-                          return [=](cudaStream_t s) {
-                            porter::launch<Path>(o, k, dim3(sc.grid_ctas()), dim3(threads), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n,
-                                                 p.k, sc);
-                          };
-                        }});
+  static_assert(int(Pipe::threads) == threads, "pb_bf16gemm_wgmma runs bf16gemm_wgmma_shape::threads threads");
+  add_bf16gemm_role_row<Path, Pipe>(r, &pb_bf16gemm_wgmma<Path, S, Roles, HA, HB>, "pb_bf16gemm_wgmma", impl, min_cc,
+                                    default_stages_bf16gemm_wgmma);
 }
 
 template <int S>

@@ -256,6 +256,35 @@ void add_bf16gemm(registry& r, sched_mode m) {
                         }});
 }
 
+/// A bf16gemm row of a kernel `k` on a porter::role_pipeline `Pipe` (pb_bf16gemm_wgmma,
+/// pb_bf16gemm_roles: the same arguments as pb_bf16gemm): Pipe::threads threads, a persistent
+/// schedule over the tiles (the producer runs ahead across tiles), launched with
+/// uses_role_pipeline so that porter::launch refuses devices and binaries the role protocol cannot
+/// run on. `min_cc`: the sm_90a code's (wgmma, setmaxnreg) compute capability, also the only one
+/// it runs on. `default_stages`: the row's stage count outside the sweep (0: the workload's).
+template <class Path, class Pipe, class Kernel>
+void add_bf16gemm_role_row(registry& r, Kernel* k, const char* kernel, const char* impl, int min_cc, int default_stages = 0) {
+  using namespace bf16gemm_shape;
+  constexpr int cta = int(Pipe::threads);
+  kernel_desc d = porter_desc<Path, Pipe>(cta, reinterpret_cast<const void*>(k), kernel, sched_mode::persistent);
+  d.impl = impl;
+  if (default_stages > 0) d.default_stages = default_stages;
+  d.min_cc = d.min_cc > min_cc ? d.min_cc : min_cc;
+  d.only_cc = min_cc;
+  r.bf16gemm.push_back({d, [k](const bf16gemm_problem& p, int grid) -> launcher {
+                          const std::int64_t ea[2] = {p.m, p.k}, eb[2] = {p.n, p.k};
+                          auto sa = porter::make_tiled_source<a_box>(p.a, ea);
+                          auto sb = porter::make_tiled_source<b_box>(p.b, eb);
+                          const long long tiles = static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
+                          const porter::tile_schedule sc = porter::persistent_schedule(tiles, grid);
+                          const porter::launch_options o = porter::launch_options{}.uses_role_pipeline();
+                          return [=](cudaStream_t s) {
+                            porter::launch<Path>(o, k, dim3(sc.grid_ctas()), dim3(cta), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n, p.k,
+                                                 sc);
+                          };
+                        }});
+}
+
 /// The resident grid (SMs x occupancy, ctas_per_sm) of `func` with `threads` and `smem` bytes on
 /// the current device; 0 when it does not fit (plan_schedule then refuses the launch with a reason).
 inline int resident_grid(const void* func, int threads, std::size_t smem) {

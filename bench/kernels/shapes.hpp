@@ -162,6 +162,13 @@ constexpr int warps_m = 2, warps_n = 4;          // warp grid
 constexpr int wm = bm / warps_m, wn = bn / warps_n;  // warp tile: 64 x 64
 constexpr int mt = wm / 16, nt = wn / 8;         // mma tiles per warp: 4 (M) x 8 (N)
 constexpr int ksteps = bk / 16;                  // mma k-steps per stage: 4
+constexpr int group_m = 8;                       // tile rows per rasterization group (bf16gemm_grouped_origin)
+/// pb_bf16gemm issues a stage's refill behind this k-step's MMAs (-1: right after the wait, before
+/// any fragment load). H200, 8192^3, S = 3 (session 31, bench/results/h200-2026-12-04-session31):
+/// refill -1 / 0 / 1 / 2 ran tma at 421.8 / 432.7 / 433.2 / 425.4 TFLOP/s and cp_async at
+/// 307.3 / 325.7 / 333.1 / 331.3: the copies issued behind the first MMAs no longer delay the
+/// stage's first fragment loads (cp_async: +8%), and issued later they leave fewer steps in flight.
+constexpr int refill_kstep = 1;
 using a_box = porter::swizzled<porter::box<element, bm, bk>, porter::swizzle::b128>;  // rows m, columns k
 using b_box = porter::swizzled<porter::box<element, bn, bk>, porter::swizzle::b128>;  // rows n, columns k
 constexpr double flops_per_stage = 2.0 * bm * bn * bk;
@@ -190,7 +197,7 @@ constexpr int threads = int(roles::threads);          // 384
 constexpr int bm = bf16gemm_shape::bm, bn = bf16gemm_shape::bn, bk = bf16gemm_shape::bk;
 constexpr int wg_m = 64;                              // rows per consumer warpgroup (wgmma M)
 constexpr int ksteps = bk / 16;                       // wgmma k-steps per stage: 4
-constexpr int group_m = 8;                            // tile rows per rasterization group
+constexpr int group_m = bf16gemm_shape::group_m;      // tile rows per rasterization group
 using a_box = bf16gemm_shape::a_box;
 using b_box = bf16gemm_shape::b_box;
 constexpr double flops_per_stage = bf16gemm_shape::flops_per_stage;
@@ -198,6 +205,37 @@ constexpr double flops_per_stage = bf16gemm_shape::flops_per_stage;
 constexpr int min_cc = 90;
 static_assert(bm == 2 * wg_m && bn == 256, "two consumer warpgroups of m64n256");
 }  // namespace bf16gemm_wgmma_shape
+
+// ---- bf16gemm, mma.sync consumers with producer/consumer roles (sm_90a): pb_bf16gemm_roles, the
+// MMA warps of bf16gemm_shape fed by one producer warpgroup through a porter::role_pipeline.
+// 384 threads hold 168 registers each (the CTA's pool: 64,512), and the MMA warps need 208 or more
+// (pb_bf16gemm: 208-218), so every row reallocates (setmaxnreg), within the pool:
+// P x 128 + C x 256 <= 64,512 (porter::roles checks it; 96 / 208 = 65,536 hung in setmaxnreg.inc).
+// The split is the path's; ptxas 13.0 (sm_90a):
+//   tma       40 / 232: no spill (one thread issues the two boxes; 12 B of stores are CALL return
+//             addresses of the 64-bit tile division);
+//   cp_async  88 / 208: 36 B spill in the consumers (72 / 216: 56 B; 56 / 224 and 40 / 232 spill in
+//             the producers' chunk walk);
+//   staged    88 / 208: no spill (56 / 224: 120 B; the producers hold a stage's loads in registers).
+// Measured on the H200 (session 31, porter-bench --only bf16gemm, 8192^3, cuBLAS 673.7 TFLOP/s):
+// tma 40 / 232 S = 3 456.4 TFLOP/s against the CTA-collective kernel's 433.2; cp_async 88 / 208
+// S = 3 396.7 (72 / 216: 391.4) against 333.1; staged 88 / 208 149.1 (72 / 216: 147.5) against 86.9.
+// Until porter's tma role protocol fenced the async proxy before each consumer release (session
+// 31), tma S = 4 computed wrong C at 8192^3 in 20 of 20 runs, in the warps that share
+// sub-partition 0 with the issuing producer thread. With the fence it ran 0 of 20
+// (backends/tma/porter/tma/role_protocol.hpp; bench/results/h200-2026-12-04-session31/NOTES.md).
+// Final run (8192^3, cuBLAS 683.3): tma S = 3 / 4 449.0 / 449.2, cp_async 393.5 / 393.3, staged 149.0.
+namespace bf16gemm_roles_shape {
+template <int P, int C>
+using roles_of = porter::roles<porter::warpgroups<1>, porter::warpgroups<2>, porter::registers<P, C>>;
+using roles_tma = roles_of<40, 232>;
+using roles_threads = roles_of<88, 208>;  // cp_async and staged: the producer threads copy
+constexpr int threads = int(roles_tma::threads);  // 384
+static_assert(int(roles_threads::threads) == threads && int(roles_tma::consumer_threads) == bf16gemm_shape::threads,
+              "the consumers are bf16gemm_shape's 8 MMA warps");
+/// setmaxnreg is an sm_90a feature: the kernel is built for sm_90a only and needs a 9.0 device.
+constexpr int min_cc = 90;
+}  // namespace bf16gemm_roles_shape
 
 /// Stage count each workload uses outside the stage sweep (compiled for every target).
 constexpr int default_stages_stream = 4;

@@ -176,6 +176,7 @@ int main(int argc, char** argv) {
   pb::register_boxsize_kernels(cx.reg);
   pb::register_bf16gemm_kernels(cx.reg);
   pb::register_bf16gemm_wgmma_kernels(cx.reg);
+  pb::register_bf16gemm_roles_kernels(cx.reg);
   pb::register_manual_kernels(cx.reg);
   pb::register_manual_tma_kernels(cx.reg);
   pb::register_cuda_pipeline_kernels(cx.reg);

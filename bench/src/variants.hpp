@@ -171,6 +171,7 @@ void register_boxsize_kernels(registry& r);  ///< the boxsize sweep: every box s
 void register_sweep_kernels(registry& r);    ///< porter kernels at the other stage counts 1..8
 void register_bf16gemm_kernels(registry& r); ///< the bf16 tensor-core GEMM at its default stages, every path and automatic (all targets)
 void register_bf16gemm_wgmma_kernels(registry& r);  ///< the bf16 GEMM with wgmma and producer/consumer roles, every path (sm_90a only)
+void register_bf16gemm_roles_kernels(registry& r);  ///< the mma.sync bf16 GEMM with producer/consumer roles and setmaxnreg, every path (sm_90a only)
 void register_manual_kernels(registry& r);   ///< hand-written cp.async pipelines, stages 1..8
 void register_manual_tma_kernels(registry& r);  ///< hand-written TMA pipelines, stages 1..8
 void register_cuda_pipeline_kernels(registry& r);  ///< smallgemm with cuda::pipeline, stages 1..8
