@@ -137,8 +137,9 @@ __device__ __forceinline__ void bf16gemm_store(const float (&acc)[bf16gemm_shape
 /// bf16gemm: C = A * B^T (see the file comment) over this CTA's output tiles of `sched` (tile t is
 /// the 128 x 256 block at rows (t / tiles_n) * 128, columns (t % tiles_n) * 256). One pipeline step
 /// = the A and B boxes of one K-tile of 64 (two buffers per stage, 48 KiB); the copies run
-/// continuously across the CTA's tiles (S - 1 steps ahead, the refill right after the wait, one
-/// issue site), so the next tile's first K-tiles land during this tile's epilogue. Elements outside
+/// continuously across the CTA's tiles (S - 1 steps ahead; a stage's refill issued behind k-step
+/// `Refill`'s MMAs, or right after the wait for Refill = -1), so the next tile's first K-tiles land
+/// during this tile's epilogue. Elements outside
 /// A or B land as zero, so any M, N, K works (a path's host rules may refuse a layout:
 /// porter::launch).
 ///

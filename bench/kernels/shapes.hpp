@@ -166,8 +166,9 @@ constexpr int group_m = 8;                       // tile rows per rasterization 
 /// pb_bf16gemm issues a stage's refill behind this k-step's MMAs (-1: right after the wait, before
 /// any fragment load). H200, 8192^3, S = 3 (session 31, bench/results/h200-2026-12-04-session31):
 /// refill -1 / 0 / 1 / 2 ran tma at 421.8 / 432.7 / 433.2 / 425.4 TFLOP/s and cp_async at
-/// 307.3 / 325.7 / 333.1 / 331.3: the copies issued behind the first MMAs no longer delay the
-/// stage's first fragment loads (cp_async: +8%), and issued later they leave fewer steps in flight.
+/// 307.3 / 325.7 / 333.1 / 331.3: the copies issued behind k-step 1's MMAs (the second k-step) no
+/// longer delay the stage's first fragment loads (cp_async: +8%), and issued later they leave fewer
+/// steps in flight.
 constexpr int refill_kstep = 1;
 using a_box = porter::swizzled<porter::box<element, bm, bk>, porter::swizzle::b128>;  // rows m, columns k
 using b_box = porter::swizzled<porter::box<element, bn, bk>, porter::swizzle::b128>;  // rows n, columns k
@@ -209,7 +210,7 @@ static_assert(bm == 2 * wg_m && bn == 256, "two consumer warpgroups of m64n256")
 // ---- bf16gemm, mma.sync consumers with producer/consumer roles (sm_90a): pb_bf16gemm_roles, the
 // MMA warps of bf16gemm_shape fed by one producer warpgroup through a porter::role_pipeline.
 // 384 threads hold 168 registers each (the CTA's pool: 64,512), and the MMA warps need 208 or more
-// (pb_bf16gemm: 208-218), so every row reallocates (setmaxnreg), within the pool:
+// (pb_bf16gemm: 208-219 on tma and cp_async), so every row reallocates (setmaxnreg), within the pool:
 // P x 128 + C x 256 <= 64,512 (porter::roles checks it; 96 / 208 = 65,536 hung in setmaxnreg.inc).
 // The split is the path's; ptxas 13.0 (sm_90a):
 //   tma       40 / 232: no spill (one thread issues the two boxes; 12 B of stores are CALL return

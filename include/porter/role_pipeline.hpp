@@ -172,7 +172,8 @@ class role_pipeline {
   }
 
   /// Consumers: done reading the stage of `ready` (every consumer thread calls it: the release is
-  /// one arrival per consumer thread on the stage's EMPTY barrier). Tokens in wait order.
+  /// one arrival per consumer thread on the stage's EMPTY barrier; on tma a fence.proxy.async
+  /// before it, so that the TMA refill is ordered after the thread's reads). Tokens in wait order.
   PORTER_DEVICE void consumer_release(consumer_stage<role_pipeline>& ready) {
 #if PORTER_DEBUG
     if (producer_) detail::trap("role_pipeline::consumer_release called by a producer thread");

@@ -26,11 +26,11 @@
 //             mbarrier release/acquire orders the generic proxy alone. Measured without it
 //             (porter-bench's pb_bf16gemm_roles on the H200, tma, 4 stages, mma.sync consumers at 232
 //             registers, 8192^3): wrong C in 20 of 20 runs, always in the consumer warps that share
-//             sub-partition 0 with the issuing producer thread; with it (or with the same fence on the
-//             producer after its acquire) 0 of 12, at 2% of the rate
-//             (bench/results/h200-2026-12-04-session31/NOTES.md). A 64-cycle spin in its place also
-//             hid the failure: the fence is what the memory model asks for, the figures are what
-//             was seen.
+//             sub-partition 0 with the issuing producer thread; with it 0 of 12, and 0 of 20 on the
+//             final tree (bench/results/h200-2026-12-04-session31/NOTES.md). A 64-cycle spin in its
+//             place also hid the failure: the fence is what the memory model asks for, the figures
+//             are what was seen. Its cost is not yet separated from the run-to-run spread (the
+//             same kernel at S = 3: -1.6% at 8192^3, -13% at 4096^3; NOTES.md).
 // So a stage costs: one expect_tx per copy (producer thread 0), one arrival per producer thread,
 // one EMPTY wait per producer thread, one FULL wait per consumer thread, one proxy fence and one
 // arrival per consumer thread. No CTA barrier.

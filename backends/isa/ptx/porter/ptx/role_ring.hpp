@@ -5,8 +5,9 @@
 // per stage). FULL's arrival count is the lowering's (the producer threads on every NVIDIA path;
 // on tma producer thread 0 also arms it with expect_tx); EMPTY's is the consumer threads: every
 // consumer thread arrives once per release (mbarrier.arrive has release semantics at CTA scope, so
-// each thread's own reads of the stage are ordered before the producers' later writes, which
-// follow their acquire wait on EMPTY). Why not one arrival per warp after __syncwarp: by the
+// each thread's own reads of the stage are ordered before the producers' later generic-proxy
+// writes, which follow their acquire wait on EMPTY; a TMA refill writes through the async proxy and
+// also needs fence.proxy.async before the arrival: porter/tma/role_protocol.hpp). Why not one arrival per warp after __syncwarp: by the
 // memory model that is enough too, but compute-sanitizer racecheck does not follow one lane's
 // arrival for its warp's other lanes, and reported every thread-load refill of a stage as a WAR
 // hazard (59,911 on the tma role fallback on the H200, 2026-12-01; 0 with per-thread arrivals).
