@@ -138,7 +138,7 @@ __device__ __forceinline__ void bf16gemm_store(const float (&acc)[bf16gemm_shape
 /// the 128 x 256 block at rows (t / tiles_n) * 128, columns (t % tiles_n) * 256). One pipeline step
 /// = the A and B boxes of one K-tile of 64 (two buffers per stage, 48 KiB); the copies run
 /// continuously across the CTA's tiles (S - 1 steps ahead; a stage's refill issued behind k-step
-/// `Refill`'s MMAs, or right after the wait for Refill = -1), so the next tile's first K-tiles land
+/// bf16gemm_shape::refill_kstep's MMAs, or right after the wait for -1), so the next tile's first K-tiles land
 /// during this tile's epilogue. Elements outside
 /// A or B land as zero, so any M, N, K works (a path's host rules may refuse a layout:
 /// porter::launch).
@@ -156,13 +156,12 @@ __device__ __forceinline__ void bf16gemm_store(const float (&acc)[bf16gemm_shape
 /// pair p = t / 2 at rows 2 (p / tiles_n) + t % 2, column p % tiles_n), so they read the same B box
 /// every step and copy it once with porter::multicast (each its own A). Needs an even number of tile
 /// rows (the host checks); the compute and its order are unchanged (bit-identical C).
-template <class Path, int Stages, bool Multicast = false, int Refill = bf16gemm_shape::refill_kstep>
+template <class Path, int Stages, bool Multicast = false>
 __global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
     pb_bf16gemm(const __grid_constant__ porter::tiled_source<bf16gemm_shape::a_box> a,
                 const __grid_constant__ porter::tiled_source<bf16gemm_shape::b_box> b, float* __restrict__ c, int m, int n, int k,
                 porter::tile_schedule sched) {
   using namespace bf16gemm_shape;
-  static_assert(Refill >= -1 && Refill < ksteps, "pb_bf16gemm: Refill is -1 (right after the wait) or a k-step of the stage");
   extern __shared__ __align__(128) unsigned char smem[];
   auto make_pipe = [&] {
     if constexpr (Multicast) return porter::pipeline<Path, Stages, a_box, b_box>(smem, porter::cluster_multicast);
@@ -207,11 +206,11 @@ __global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
     bf16gemm_zero(acc);
     for (int kt = 0; kt < ktiles; ++kt) {
       auto ready = pipe.consumer_wait();
-      if (Refill < 0 && Stages > 1 && issued < steps) issue();  // the stage released one step ago
+      if (refill_kstep < 0 && Stages > 1 && issued < steps) issue();  // the stage released one step ago
       bf16gemm_stage(
           acc, ready, w, [&] { pipe.consumer_release(ready); },
           [&](int kk) {
-            if (kk == Refill && Stages > 1 && issued < steps) issue();  // behind k-step Refill's MMAs
+            if (kk == refill_kstep && Stages > 1 && issued < steps) issue();  // behind k-step refill_kstep's MMAs
           });
       if (Stages == 1 && issued < steps) issue();  // one stage: refilled once released
     }

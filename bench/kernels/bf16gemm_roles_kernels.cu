@@ -6,10 +6,7 @@
 // Compiled with PORTER_TRAP_MESSAGES=0 and for sm_90a only, like the wgmma kernels
 // (bench/CMakeLists.txt: setmaxnreg is an arch-specific feature); with no sm_90 target in
 // PORTER_CUDA_ARCHITECTURES (PB_ROLES_NO_TARGETS) it registers nothing.
-#include "porter_register.cuh"
-#if !defined(PB_ROLES_NO_TARGETS)
-#include "bf16gemm.cuh"
-#endif
+#include "porter_register.cuh"  // bf16gemm.cuh: pb_bf16gemm_roles
 
 namespace pb {
 

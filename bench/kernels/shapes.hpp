@@ -170,6 +170,7 @@ constexpr int group_m = 8;                       // tile rows per rasterization 
 /// longer delay the stage's first fragment loads (cp_async: +8%), and issued later they leave fewer
 /// steps in flight.
 constexpr int refill_kstep = 1;
+static_assert(refill_kstep >= -1 && refill_kstep < ksteps, "refill_kstep: -1 (right after the wait) or a k-step of the stage");
 using a_box = porter::swizzled<porter::box<element, bm, bk>, porter::swizzle::b128>;  // rows m, columns k
 using b_box = porter::swizzled<porter::box<element, bn, bk>, porter::swizzle::b128>;  // rows n, columns k
 constexpr double flops_per_stage = 2.0 * bm * bn * bk;
