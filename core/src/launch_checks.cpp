@@ -333,4 +333,51 @@ void check_launched() {
 }
 
 }  // namespace detail
+
+int resident_ctas(const void* kernel, dims3 cluster, unsigned threads, std::size_t shared_bytes) {
+#if PORTER_HIP
+  if (cluster.count() > 1)
+    throw error(errc::path_unsupported, "launch.cluster_vendor", "HIP has no thread-block clusters: resident_ctas needs a cluster of one CTA");
+  int per_sm = 0, device = 0, sms = 0;
+  if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(threads), shared_bytes) != hipSuccess ||
+      hipGetDevice(&device) != hipSuccess || hipDeviceGetAttribute(&sms, hipDeviceAttributeMultiprocessorCount, device) != hipSuccess) {
+    (void)hipGetLastError();
+    throw error(errc::driver, "hip.runtime", "hipOccupancyMaxActiveBlocksPerMultiprocessor failed");
+  }
+  return per_sm * sms;
+#else
+  if (cluster.count() <= 1) {
+    int per_sm = 0, device = 0, sms = 0;
+    if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(threads), shared_bytes); e != cudaSuccess) {
+      (void)cudaGetLastError();
+      throw error(errc::driver, "cuda.runtime", std::string("cudaOccupancyMaxActiveBlocksPerMultiprocessor failed: ") + cudaGetErrorString(e));
+    }
+    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+      (void)cudaGetLastError();
+      throw error(errc::driver, "cuda.runtime", "cudaDeviceGetAttribute(MultiProcessorCount) failed");
+    }
+    return per_sm * sms;
+  }
+  if (cluster.count() > portable_cluster_size) detail::allow_cluster_size(kernel, unsigned(cluster.count()), threads, shared_bytes);
+  if (shared_bytes > 48 * 1024) detail::allow_dynamic_shared_memory(kernel, shared_bytes);
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute attr[1] = {};
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = cluster.x;
+  attr[0].val.clusterDim.y = cluster.y;
+  attr[0].val.clusterDim.z = cluster.z;
+  cfg.gridDim = dim3(cluster.x, cluster.y, cluster.z);
+  cfg.blockDim = dim3(threads);
+  cfg.dynamicSmemBytes = shared_bytes;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  int clusters = 0;
+  if (cudaError_t e = cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg); e != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw error(errc::driver, "cuda.runtime", std::string("cudaOccupancyMaxActiveClusters failed: ") + cudaGetErrorString(e));
+  }
+  return clusters * int(cluster.count());
+#endif
+}
+
 }  // namespace porter

@@ -141,6 +141,19 @@ void check_cluster(dims3 grid, dims3 cluster, const device_caps& caps, int kerne
 /// happen is a mistake worth a sentence.
 void check_programmatic_dependent_launch(const device_caps& caps, int kernel_ptx_cc);
 
+/// CTAs of `kernel` the current device holds at once when it is launched in thread-block clusters
+/// of `cluster` CTAs, each of `threads` threads with `shared_bytes` bytes of dynamic shared memory:
+/// cluster.count() x cudaOccupancyMaxActiveClusters (CUDA Runtime API; the CTAs of a cluster are
+/// co-scheduled within one GPC, so SMs a GPC cannot fill with whole clusters hold none). Size a
+/// persistent grid launched in clusters with it rather than with SMs x CTAs per SM: CTAs beyond it
+/// do not start before a whole resident cluster has exited. A cluster of one CTA: SMs x
+/// cudaOccupancyMaxActiveBlocksPerMultiprocessor. 0 when not even one cluster fits. Opts the kernel
+/// in to non-portable cluster sizes above 8 as porter::launch does. Throws porter::error:
+/// launch.cluster_vendor (errc::path_unsupported) for a cluster of more than one CTA in a HIP
+/// build; errc::driver when the runtime query fails (for example a cluster above the device's
+/// largest).
+int resident_ctas(const void* kernel, dims3 cluster, unsigned threads, std::size_t shared_bytes);
+
 /// A kernel template, one instantiation per concrete path: `make(P{})` returns the __global__
 /// function instantiated for path tag P. Built from a generic lambda:
 ///   porter::kernel_family{[](auto p) { return &my_kernel<decltype(p)>; }}

@@ -116,6 +116,31 @@ class role_pipeline {
     __syncthreads();
   }
 
+  /// Construct and initialise a cluster-multicast ring (porter::cluster_multicast, porter/pipeline.hpp),
+  /// for a kernel launched in clusters (porter::launch_options::cluster): boxes copied with
+  /// `porter::async_copy(porter::buffer<I>(slot), src, at, porter::multicast)` are read once per
+  /// cluster and land in every CTA of it (tma: .multicast::cluster; the issuing CTA rotates step by
+  /// step), and each stage is given back to the producers only when the consumers of EVERY CTA of
+  /// the cluster have released it (their EMPTY arrivals go to every CTA). On cp_async and staged,
+  /// and in a launch without clusters, every CTA copies its own boxes and the ring is an ordinary
+  /// one (the same bytes land). Collective over the cluster on tma (ends with a cluster barrier),
+  /// over the CTA elsewhere. Preconditions: every CTA of the cluster constructs the ring at the same
+  /// shared offset and makes the same calls (the same number of steps per role); a multicast box has
+  /// the same source and coordinates in every CTA (unchecked); every thread of every CTA, producers
+  /// included, calls porter::cluster_sync() before it exits (a consumer's last releases arrive on
+  /// its peers' EMPTY barriers, and a peer's last multicast lands in this CTA).
+  PORTER_DEVICE role_pipeline(void* smem, cluster_multicast_t) {
+    const std::size_t pad = detail::shared_alignment_pad(smem, ring::alignment);
+    base_ = static_cast<unsigned char*>(smem) + pad;
+    if (detail::cta_size() != Roles::threads)
+      detail::trap("porter::role_pipeline: the CTA must have exactly Roles::threads threads (producer_threads + consumer_threads)");
+    const unsigned t = detail::thread_rank();
+    producer_ = t < Roles::producer_threads;
+    if constexpr (detail::has_init_cluster<protocol_type>::value) proto_.init_cluster(base_, t, Roles::threads);
+    else proto_.init(base_, t, Roles::threads);
+    __syncthreads();
+  }
+
   /// True on the producer threads (the first Roles::producer_threads of the CTA).
   PORTER_DEVICE bool is_producer() const { return producer_; }
   /// True on the consumer threads.
@@ -174,6 +199,9 @@ class role_pipeline {
   /// Consumers: done reading the stage of `ready` (every consumer thread calls it: the release is
   /// one arrival per consumer thread on the stage's EMPTY barrier; on tma a fence.proxy.async
   /// before it, so that the TMA refill is ordered after the thread's reads). Tokens in wait order.
+  /// In a cluster-multicast ring on tma it is also warp-collective (all lanes of a consumer warp
+  /// call it together): after the thread's own arrival, __syncwarp, and lane 0 arrives on the
+  /// stage's EMPTY in every peer CTA.
   PORTER_DEVICE void consumer_release(consumer_stage<role_pipeline>& ready) {
 #if PORTER_DEBUG
     if (producer_) detail::trap("role_pipeline::consumer_release called by a producer thread");

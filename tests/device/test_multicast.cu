@@ -18,6 +18,12 @@
 //                                    neither fault nor change a byte.
 //   Multicast/<path>.box1d           the same with 1D boxes: multicast falls back to each CTA's
 //                                    own copy, the prefetch to cp.async.bulk.prefetch on tma.
+//   Multicast/<path>.roles2d, .roles3d   the same cases through a porter::role_pipeline built with
+//                                    porter::cluster_multicast (a producer warp, 2 or 3 consumer
+//                                    warps; S = 2 and 4): on tma the consumers of every CTA release
+//                                    each stage on the EMPTY barrier of every CTA of the cluster, so a
+//                                    multicast refill that overtook a peer's consumers shows up as
+//                                    wrong tiles; elsewhere each CTA copies its own boxes.
 // Every case: fresh random data (seed printed), TMA-legal layouts, the output poisoned (0xA5) with
 // 256-byte guards that must stay poisoned, every byte compared with the CPU reference.
 // Clusters need compute capability 9.0 (the cluster cases are skipped below it; the cases without
@@ -25,8 +31,10 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "runners.cuh"
@@ -68,6 +76,43 @@ __global__ void multicast_kernel(const __grid_constant__ porter::tiled_source<Bo
   porter::cluster_sync();
 }
 
+/// multicast_kernel's steps through a cluster-multicast porter::role_pipeline: the producer warps
+/// of `Roles` copy (buffer 0 with porter::multicast, buffer 1 each CTA's own box; no prefetch), the
+/// consumer warps store both landed tiles of every step to the same places. Every thread ends with
+/// porter::cluster_sync() (a consumer's last releases arrive on its peers' barriers).
+template <class Path, int S, class Box, class Roles>
+__global__ void multicast_role_kernel(const __grid_constant__ porter::tiled_source<Box> shared,
+                                      const __grid_constant__ porter::tiled_source<Box> own, const int* at_shared, const int* at_own,
+                                      const int* /*at_prefetch*/, unsigned char* out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  constexpr int R = Box::rank;
+  porter::role_pipeline<Path, Roles, S, Box, Box> pipe(smem, porter::cluster_multicast);
+  pipe.enter_role();
+  if (pipe.is_producer()) {
+    for (int t = 0; t < steps; ++t) {
+      porter::coord<R> a{}, b{};
+      for (int d = 0; d < R; ++d) {
+        a[d] = at_shared[t * R + d];
+        b[d] = at_own[(int(blockIdx.x) * steps + t) * R + d];
+      }
+      auto slot = pipe.producer_acquire();
+      porter::async_copy(porter::buffer<0>(slot), shared, a, porter::multicast);
+      porter::async_copy(porter::buffer<1>(slot), own, b);
+      pipe.producer_commit(slot);
+    }
+  } else {
+    const unsigned c = pt::dev::thread_rank() - Roles::producer_threads;
+    for (int t = 0; t < steps; ++t) {
+      auto ready = pipe.consumer_wait();
+      unsigned char* o = out + (std::size_t(blockIdx.x) * std::size_t(steps) + std::size_t(t)) * 2 * Box::bytes;
+      pt::dev::store_bytes<Box::bytes>(o, ready.template bytes<0>(), c, Roles::consumer_threads);
+      pt::dev::store_bytes<Box::bytes>(o + Box::bytes, ready.template bytes<1>(), c, Roles::consumer_threads);
+      pipe.consumer_release(ready);
+    }
+  }
+  porter::cluster_sync();
+}
+
 /// A device copy of `v` (freed by the owner).
 template <class T>
 T* to_device(const std::vector<T>& v) {
@@ -84,12 +129,18 @@ bool device_has_clusters() {
 }
 
 /// Run `n` cases of Box on path P with S stages; cluster sizes 1 (no cluster launch), 2 and 4.
-template <class P, int S, class Box>
+/// Roles: void for the CTA-collective ring (multicast_kernel, 96 or 128 threads), else a
+/// porter::roles for multicast_role_kernel (Roles::threads threads).
+template <class P, int S, class Box, class Roles = void>
 void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
   constexpr int R = Box::rank;
+  constexpr bool roles = !std::is_void_v<Roles>;
   const bool clusters = device_has_clusters();
   const std::size_t smem = porter::pipeline<porter::path::staged, S, Box, Box>::shared_bytes;
-  auto* kernel = &multicast_kernel<P, S, Box>;
+  auto* kernel = [] {
+    if constexpr (roles) return &multicast_role_kernel<P, S, Box, Roles>;
+    else return &multicast_kernel<P, S, Box>;
+  }();
   if (smem > 48 * 1024) ASSERT_EQ(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)), cudaSuccess);
   for (int i = 0; i < n; ++i) {
     std::mt19937_64 rng(pt::case_seed(list, i));
@@ -101,7 +152,8 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
     const int cluster = sizes[i % 3];
     if (cluster > 1 && !clusters) continue;
     const int grid = cluster * int(1 + rng() % 3), steps = int(1 + rng() % 13);
-    const int threads = (rng() % 2) ? 128 : 96;
+    int threads = (rng() % 2) ? 128 : 96;
+    if constexpr (roles) threads = int(Roles::threads);
     std::vector<int> at_shared(std::size_t(steps) * R), at_own(std::size_t(grid) * steps * R), at_pf(at_own.size());
     for (int t = 0; t < steps; ++t) pt::random_coord(rng, g, &at_shared[std::size_t(t) * R]);
     for (int b = 0; b < grid * steps; ++b) pt::random_coord(rng, g, &at_own[std::size_t(b) * R]);
@@ -139,6 +191,7 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
     } else {
       porter::launch_options o{};
       if (cluster > 1) o.cluster(dim3(unsigned(cluster)));
+      if constexpr (roles) o.uses_role_pipeline();
       porter::launch<P>(o, kernel, dim3(unsigned(grid)), dim3(unsigned(threads)), smem, nullptr, src_shared, src_own,
                         static_cast<const int*>(das), static_cast<const int*>(dao), static_cast<const int*>(dap), out + pt::guard_bytes,
                         steps);
@@ -186,6 +239,48 @@ TYPED_TEST(Multicast, box1d) {  // multicast falls back to each CTA's own copy; 
   PORTER_DEVICE_TEST_REQUIRE(TypeParam);
   pt::test_tally tt;
   run_multicast_cases<TypeParam, 2, porter::box<float, 512>>(tt, "multicast 1d S2", pt::cases(30, 3));
+}
+
+TYPED_TEST(Multicast, roles2d) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  pt::test_tally tt;
+  using two = porter::roles<porter::warps<1>, porter::warps<2>>;
+  using three = porter::roles<porter::warps<1>, porter::warps<3>>;
+  run_multicast_cases<TypeParam, 2, porter::box<float, 16, 32>, two>(tt, "multicast roles 2d S2", pt::cases(60, 6));
+  run_multicast_cases<TypeParam, 4, porter::box<float, 16, 32>, three>(tt, "multicast roles 2d S4", pt::cases(60, 6));
+}
+
+TYPED_TEST(Multicast, roles3d) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  pt::test_tally tt;
+  using two = porter::roles<porter::warps<1>, porter::warps<2>>;
+  run_multicast_cases<TypeParam, 3, porter::box<std::uint16_t, 4, 8, 64>, two>(tt, "multicast roles 3d S3", pt::cases(60, 6));
+}
+
+// porter::resident_ctas: without clusters it is SMs x the runtime's CTAs per SM; in clusters of 2
+// a positive multiple of 2, at most that (the CTAs of a cluster share a GPC). The role kernel of
+// roles2d on tma (96 threads; one CTA of 96 KiB per SM, so SMs a GPC cannot pair hold none).
+TEST(MulticastGrid, ResidentCtasCountsWholeClusters) {
+  std::string why;
+  const porter::device_caps* caps = pt::gpu(&why);
+  if (!caps) GTEST_SKIP() << why;
+  using two = porter::roles<porter::warps<1>, porter::warps<2>>;
+  auto* k = &multicast_role_kernel<porter::path::staged, 2, porter::box<float, 16, 32>, two>;
+  const std::size_t big = 96 * 1024;
+  ASSERT_EQ(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, int(big)), cudaSuccess);
+  for (std::size_t smem : {std::size_t(0), big}) {
+    int per_sm = 0;
+    ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, int(two::threads), smem), cudaSuccess);
+    const int one = porter::resident_ctas(reinterpret_cast<const void*>(k), porter::dims3(1), two::threads, smem);
+    EXPECT_EQ(one, per_sm * caps->sm_count) << smem << " B";
+    if (caps->compute_capability() < 90) continue;
+    const int pairs = porter::resident_ctas(reinterpret_cast<const void*>(k), porter::dims3(2), two::threads, smem);
+    EXPECT_GT(pairs, 0) << smem << " B";
+    EXPECT_EQ(pairs % 2, 0) << smem << " B";
+    EXPECT_LE(pairs, one) << smem << " B";
+    std::printf("[ porter   ] resident_ctas, %zu B of shared memory: %d CTAs alone, %d in clusters of 2 (%d SMs)\n", smem, one, pairs,
+                caps->sm_count);
+  }
 }
 
 TYPED_TEST(Multicast, box3d) {

@@ -225,6 +225,34 @@ __global__ void lower_multicast2d(const __grid_constant__ porter::tiled_source<f
   porter::cluster_sync();
 }
 
+/// A cluster-multicast role pipeline (porter::role_pipeline(smem, porter::cluster_multicast), one
+/// producer warp, four consumer warps, 3 stages): buffer 0 multicast, buffer 1 each CTA's; every
+/// thread ends with porter::cluster_sync().
+template <class Path>
+__global__ void lower_rolesmc2d(const __grid_constant__ porter::tiled_source<fixed_box> shared_src,
+                                const __grid_constant__ porter::tiled_source<fixed_box> own_src, float* __restrict__ out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem_rmc[];
+  porter::role_pipeline<Path, roles_1_4, 3, fixed_box, fixed_box> pipe(smem_rmc, porter::cluster_multicast);
+  pipe.enter_role();
+  if (pipe.is_producer()) {
+    for (int i = 0; i < steps; ++i) {
+      auto slot = pipe.producer_acquire();
+      porter::async_copy(porter::buffer<0>(slot), shared_src, porter::coord<2>{i * fixed_box::dim(0), 0}, porter::multicast);
+      porter::async_copy(porter::buffer<1>(slot), own_src, porter::coord<2>{i * fixed_box::dim(0), int(blockIdx.x) * 128});
+      pipe.producer_commit(slot);
+    }
+  } else {
+    const unsigned c = threadIdx.x - roles_1_4::producer_threads;
+    for (int i = 0; i < steps; ++i) {
+      auto ready = pipe.consumer_wait();
+      const float* t = ready.template tile<0>().data();
+      for (unsigned k = c; k < fixed_box::elements; k += roles_1_4::consumer_threads) out[std::size_t(i) * fixed_box::elements + k] = t[k];
+      pipe.consumer_release(ready);
+    }
+  }
+  porter::cluster_sync();
+}
+
 /// L2 prefetches (porter::prefetch): each step prefetches the next step's 2D box and a 1D box, then
 /// copies its own.
 template <class Path>
@@ -338,6 +366,8 @@ __global__ void lower_grid(unsigned* out) {
   template __global__ void lower_runtime2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>, float*, int); \
   template __global__ void lower_multicast2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>,           \
                                                 const __grid_constant__ porter::tiled_source<fixed_box>, float*, int); \
+  template __global__ void lower_rolesmc2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>,             \
+                                              const __grid_constant__ porter::tiled_source<fixed_box>, float*, int); \
   template __global__ void lower_prefetch2d<P>(const __grid_constant__ porter::tiled_source<fixed_box>,            \
                                                const __grid_constant__ porter::tiled_source<box1>, float*, int); \
   template __global__ void lower_hint2d<P>(const __grid_constant__ porter::tiled_source<box2>,                   \

@@ -151,7 +151,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
   for (int sm : {75, 80, 90}) {
     const ptx_module& m = module(sm);
     EXPECT_EQ(m.target(), "sm_" + std::to_string(sm));
-    EXPECT_EQ(m.entries().size(), 57u) << "sm_" << sm;  // 7 forms x 3 paths (+ lower_held2d, lower_grid, lower_roles2d, lower_aligned2d, lower_fixed2d, lower_runtime2d, lower_multicast2d, lower_prefetch2d, lower_hint2d, lower_hintmc2d, lower_hintroles2d, lower_wide2d per path)
+    EXPECT_EQ(m.entries().size(), 60u) << "sm_" << sm;  // 7 forms x 3 paths (+ lower_held2d, lower_grid, lower_roles2d, lower_aligned2d, lower_fixed2d, lower_runtime2d, lower_multicast2d, lower_rolesmc2d, lower_prefetch2d, lower_hint2d, lower_hintmc2d, lower_hintroles2d, lower_wide2d per path)
     for (const char* f : forms)
       for (const char* p : paths) {
         const auto k = code(sm, p, f);
@@ -160,7 +160,7 @@ TEST(Lowering, EveryTargetHasOneKernelPerFormAndPath) {
       }
   }
   EXPECT_EQ(module(90, true).target(), "sm_90");
-  EXPECT_EQ(module(90, true).entries().size(), 57u);
+  EXPECT_EQ(module(90, true).entries().size(), 60u);
 }
 
 TEST(Lowering, NoKernelDividesIntegers) {
@@ -520,6 +520,39 @@ TEST(LoweringMulticast, TheTmaClusterRingMulticastsOneBoxAndSpansTheCluster) {
     const auto k = code(90, "tma", f);
     EXPECT_TRUE(lacks(k, ".multicast::cluster")) << k.label;
     EXPECT_TRUE(lacks(k, "barrier.cluster")) << k.label;
+  }
+}
+
+// A cluster-multicast ROLE pipeline on tma: the multicast box goes out with .multicast::cluster,
+// the producers wait for EMPTY with acquire at cluster scope, and each consumer release arrives on
+// its own CTA's EMPTY (mbarrier.arrive.shared::cta) and on each peer's (mapa +
+// mbarrier.arrive.release.cluster.shared::cluster); the init ends with a cluster barrier and no
+// step runs one (the only other cluster barrier is the kernel's own cluster_sync), and no step runs
+// a CTA barrier either (the constructor's is the only bar.sync). On cp_async and staged the ring is
+// an ordinary role ring: no multicast, no remote arrival, and only the kernel's cluster barrier.
+TEST(LoweringMulticast, TheTmaRoleRingReleasesEveryStageOnEveryCtaOfTheCluster) {
+  for (bool debug : {false, true}) {
+    const auto t = code(90, "tma", "rolesmc2d", debug);
+    EXPECT_GE(count_of(t, ".multicast::cluster"), 1u) << t.label;
+    EXPECT_GE(count_of(t, "mbarrier.arrive.release.cluster.shared::cluster.b64"), 1u) << t.label;
+    EXPECT_GE(count_of(t, "mapa.shared::cluster.u32"), 1u) << t.label;
+    EXPECT_GE(count_of(t, "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64"), 1u) << t.label;
+    EXPECT_EQ(count_of(t, "barrier.cluster.arrive"), 2u) << t.label;  // the ring's init and the kernel's cluster_sync
+    EXPECT_EQ(lines_with(t, "bar.sync \t0").size(), 1u) << t.label << ": the constructor's CTA barrier only";
+    EXPECT_TRUE(has(t, "%cluster_nctarank")) << t.label;
+  }
+  for (int sm : {80, 90})
+    for (const char* p : {"cp_async", "staged"}) {
+      const auto k = code(sm, p, "rolesmc2d");
+      EXPECT_TRUE(lacks(k, ".multicast::cluster")) << k.label;
+      EXPECT_TRUE(lacks(k, "mapa.")) << k.label;
+      EXPECT_TRUE(lacks(k, "shared::cluster.b64")) << k.label;
+      EXPECT_EQ(count_of(k, "barrier.cluster.arrive"), sm >= 90 ? 1u : 0u) << k.label;
+    }
+  for (const char* f : {"roles2d", "hintroles2d", "multicast2d"}) {
+    const auto k = code(90, "tma", f);
+    EXPECT_TRUE(lacks(k, "mapa.")) << k.label;
+    EXPECT_TRUE(lacks(k, "mbarrier.arrive.release.cluster")) << k.label;
   }
 }
 

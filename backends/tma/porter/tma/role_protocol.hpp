@@ -31,6 +31,29 @@
 //             place also hid the failure: the fence is what the memory model asks for, the figures
 //             are what was seen. Its cost is not yet separated from the run-to-run spread (the
 //             same kernel at S = 3: -1.6% at 8192^3, -13% at 4096^3; NOTES.md).
+// CLUSTER MULTICAST (porter::role_pipeline(smem, porter::cluster_multicast), launched in clusters
+// of more than one CTA; every CTA of the cluster makes the same calls with the same arguments):
+//   init      as above, but EMPTY[s] also counts the consumer WARPS of every peer CTA
+//             (consumer_threads + consumer warps x (cluster size - 1)), then a cluster barrier
+//             (barrier.cluster.arrive + wait): no peer arrives on, or multicasts into, a CTA whose
+//             barriers are not yet set.
+//   acquire   (producers) wait for EMPTY's previous phase with acquire at cluster scope: every
+//             consumer of every CTA has released the stage, so a refill may land in all of them.
+//   copy      async_copy(..., porter::multicast): producer thread 0 of every CTA expects the box's
+//             bytes on its own FULL; producer thread 0 of the CTA of rank (pass x S + stage) mod
+//             cluster size (a counter; the duty rotates) issues it with .multicast::cluster to every
+//             CTA (porter/tma/copy.hpp copy_box_multicast). Untagged boxes are each CTA's own.
+//   release   (consumers, warp-collective) the proxy fence and the thread's own arrival on its CTA's
+//             EMPTY as usual, then __syncwarp and one arrival of lane 0 on each peer's EMPTY (mapa +
+//             mbarrier.arrive.release.cluster.shared::cluster; porter/ptx/role_ring.hpp says why per
+//             warp). No cluster barrier per step: the CTAs are coupled only through EMPTY.
+//   exit      a consumer may arrive on a peer's EMPTY, and a peer may multicast into this CTA, until
+//             the last stage: end the kernel with porter::cluster_sync() in every thread, producers
+//             included, so that no CTA exits while a peer may still touch its shared memory.
+//   Each CTA's FULL phase also waits for its own producers' arrivals, so a peer's bytes landing
+//   before this CTA's expect_tx (the transaction count below zero for a while) cannot complete it
+//   early; the next pass of a stage is issued only after every consumer of the cluster released the
+//   previous one, after waiting for it, so no FULL phase is confused with the next.
 // So a stage costs: one expect_tx per copy (producer thread 0), one arrival per producer thread,
 // one EMPTY wait per producer thread, one FULL wait per consumer thread, one proxy fence and one
 // arrival per consumer thread. No CTA barrier.
@@ -43,6 +66,7 @@
 #include "porter/cache_hint.hpp"
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/trap.hpp"
+#include "porter/ptx/cluster.hpp"
 #include "porter/ptx/mbarrier.hpp"
 #include "porter/ptx/role_ring.hpp"
 #include "porter/roles.hpp"
@@ -66,8 +90,47 @@ class tma_role_protocol {
     ring_.init(header, thread, Roles::producer_threads);
     rank_ = thread < Roles::producer_threads ? thread : thread - Roles::producer_threads;
   }
+  /// As init, for a cluster-multicast ring (porter::cluster_multicast; see CLUSTER MULTICAST above):
+  /// EMPTY counts the consumer threads of every CTA of the cluster, and a cluster barrier ends it
+  /// (every CTA's barriers are initialised before any peer arrives on them or multicasts into this
+  /// CTA). Collective over every thread of the cluster. In a launch without clusters (or a cluster
+  /// of one CTA) the ring is an ordinary one.
+  PORTER_DEVICE void init_cluster(unsigned char* header, unsigned thread, unsigned /*nthreads*/) {
+    if constexpr (arch::device_pass && !arch::has_tma)
+      detail::trap("path tma was compiled for a target without TMA (needs sm_90); porter::launch refuses this on the host");
+    if constexpr (arch::has_clusters) {
+      cluster_rank_ = ptx::cluster_ctarank();
+      cluster_size_ = ptx::cluster_nctarank();
+    }
+    ring_.init(header, thread, Roles::producer_threads, cluster_size_);
+    rank_ = thread < Roles::producer_threads ? thread : thread - Roles::producer_threads;
+    if constexpr (arch::has_clusters) {
+      ptx::barrier_cluster_arrive();
+      ptx::barrier_cluster_wait();
+    }
+  }
   /// Producers: make stage `stage` of pass `pass` writable.
-  PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { ring_.producer_acquire(stage, pass); }
+  PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) {
+    if (cluster_size_ > 1) {
+      ring_.producer_acquire_cluster(stage, pass);
+      issuer_ = next_issuer_;  // (pass * S + stage) % cluster size, without a division
+      next_issuer_ = next_issuer_ + 1 == cluster_size_ ? 0 : next_issuer_ + 1;
+    } else {
+      ring_.producer_acquire(stage, pass);
+    }
+  }
+  /// Producers: copy a box that every CTA of the cluster copies with the same arguments into buffer
+  /// I of `stage`: producer thread 0 of every CTA expects the box's bytes on its own FULL, and the
+  /// one of the issuing CTA (rotating step by step) issues it with .multicast::cluster to every CTA
+  /// (tma_copy::copy_box_multicast). In a ring that is not a cluster one, copy_box.
+  template <int I, class Box, cache_hint H = cache_hint::none>
+  PORTER_DEVICE PORTER_FORCEINLINE void copy_box_multicast(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
+                                                           const coord<Box::rank>& at) {
+    if (cluster_size_ > 1)
+      tma_copy::copy_box_multicast<Box, H>(dst, src, at, ctx(stage), cluster_rank_, issuer_, std::uint16_t((1u << cluster_size_) - 1u));
+    else
+      tma_copy::copy_box<Box, H>(dst, src, at, ctx(stage));
+  }
   /// Producers: copy a box into buffer I of `stage`. The source must allow tma (tma_copy::copy_box
   /// says what happens when a launch bypassed porter::launch's check).
   template <int I, class Box, cache_hint H = cache_hint::none>
@@ -96,7 +159,8 @@ class tma_role_protocol {
   /// the refill's async-proxy writes), then its arrival on EMPTY.
   PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned stage, unsigned /*pass*/) {
     ptx::fence_proxy_async_shared_cta();
-    ring_.consumer_release(stage);
+    if (cluster_size_ > 1) ring_.consumer_release_cluster(stage, cluster_rank_, cluster_size_, rank_ & 31u);
+    else ring_.consumer_release(stage);
   }
 
  private:
@@ -108,6 +172,7 @@ class tma_role_protocol {
   using ring_type = ptx::role_ring<Ring::stages, Roles::consumer_threads>;
   ring_type ring_{};
   unsigned rank_ = 0;
+  unsigned cluster_rank_ = 0, cluster_size_ = 1, issuer_ = 0, next_issuer_ = 0;  // cluster-multicast rings only (init_cluster)
 };
 
 }  // namespace porter::backend

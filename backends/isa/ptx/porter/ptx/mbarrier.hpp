@@ -84,5 +84,46 @@ PORTER_DEVICE PORTER_FORCEINLINE bool mbarrier_try_wait_parity(std::uint64_t* ba
   return done != 0;
 }
 
+/// mapa.shared::cluster.u32 remote, [bar], cta;  mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];
+/// (PTX ISA 8.x, "mapa" and 9.7.13.15.13 "mbarrier.arrive"; sm_90, PTX 8.0)
+/// One arrival on the mbarrier at the same shared offset as `bar` in the CTA of cluster rank `cta`
+/// (this CTA's own rank included), with release semantics at cluster scope: this thread's prior
+/// memory accesses are ordered before any thread that observes the phase complete with acquire at
+/// cluster scope. The CTA of rank `cta` must not have exited.
+PORTER_DEVICE PORTER_FORCEINLINE void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t cta) {
+#if PORTER_ARCH_HAS_CLUSTERS
+  asm volatile(
+      "{\n\t.reg .b32 remote;\n\t"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n\t"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n\t}" ::"r"(smem_addr(bar)),
+      "r"(cta)
+      : "memory");
+#else
+  (void)bar;
+  (void)cta;
+  trap_with("mbarrier.arrive on a cluster peer needs sm_90 or newer");
+#endif
+}
+
+/// mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64   (PTX 9.7.13.15.16, sm_90)
+/// As mbarrier_try_wait_parity, with acquire semantics at cluster scope: what the threads of other
+/// CTAs did before their (release.cluster) arrivals on this phase is ordered before what this
+/// thread does after it observes the phase complete.
+PORTER_DEVICE PORTER_FORCEINLINE bool mbarrier_try_wait_parity_cluster(std::uint64_t* bar, std::uint32_t parity) {
+  std::uint32_t done = 0;
+#if PORTER_ARCH_HAS_CLUSTERS
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(done) : "r"(smem_addr(bar)), "r"(parity) : "memory");
+#else
+  (void)bar;
+  (void)parity;
+  trap_with("a cluster-scope mbarrier wait needs sm_90 or newer");
+#endif
+  return done != 0;
+}
+
 #endif  // __CUDACC__
 }  // namespace porter::ptx

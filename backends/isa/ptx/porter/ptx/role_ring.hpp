@@ -45,17 +45,23 @@ inline constexpr unsigned consumer_barrier_id = 2;
 
 #if defined(__CUDACC__)
 /// Spin until the phase of parity `parity` of `bar` has completed (acquire, CTA scope). Debug
-/// builds trap after PORTER_DEBUG_WAIT_CYCLES naming `what`, the stage and the pass.
+/// builds trap after PORTER_DEBUG_WAIT_CYCLES naming `what`, the stage and the pass. Cluster: acquire
+/// at cluster scope (a phase that threads of other CTAs of the cluster complete; sm_90).
+template <bool Cluster = false>
 PORTER_DEVICE PORTER_FORCEINLINE void wait_phase(std::uint64_t* bar, unsigned parity, const char* what, unsigned stage, unsigned pass) {
+  auto probe = [&] {
+    if constexpr (Cluster) return mbarrier_try_wait_parity_cluster(bar, parity);
+    else return mbarrier_try_wait_parity(bar, parity);
+  };
 #if PORTER_DEBUG
   const long long t0 = clock64();
-  while (!mbarrier_try_wait_parity(bar, parity))
+  while (!probe())
     if (clock64() - t0 > PORTER_DEBUG_WAIT_CYCLES) detail::trap_stage(what, stage, pass);
 #else
   (void)what;
   (void)stage;
   (void)pass;
-  while (!mbarrier_try_wait_parity(bar, parity)) {
+  while (!probe()) {
   }
 #endif
 }
@@ -72,14 +78,17 @@ struct role_ring {
 #if defined(__CUDACC__)
 
   /// Point at the header; thread 0 initialises FULL with `full_count` arrivals and EMPTY with one
-  /// per consumer thread. The caller follows with a CTA barrier.
-  PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned full_count) {
+  /// per consumer thread, plus, in a cluster-multicast ring of `ctas` CTAs (1 otherwise), one per
+  /// consumer warp of each of the ctas - 1 peers (consumer_release_cluster). The caller follows
+  /// with a CTA barrier (with a cluster barrier when ctas > 1: no peer may arrive before this CTA
+  /// initialised them).
+  PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned full_count, unsigned ctas = 1) {
     full = reinterpret_cast<std::uint64_t*>(header);
     empty = full + Stages;
     if (thread == 0) {
       for (int s = 0; s < Stages; ++s) {
         mbarrier_init(full + s, full_count);
-        mbarrier_init(empty + s, ConsumerThreads);
+        mbarrier_init(empty + s, ConsumerThreads + ConsumerThreads / 32u * (ctas - 1u));
       }
       fence_mbarrier_init();
     }
@@ -91,6 +100,15 @@ struct role_ring {
                  "producer_acquire: the consumers never released the stage (EMPTY wait timed out: a consumer warp skipped "
                  "consumer_release)",
                  stage, pass);
+  }
+  /// As producer_acquire in a cluster-multicast ring: the EMPTY phase collects the consumers of
+  /// every CTA of the cluster (their release.cluster arrivals), so the wait acquires at cluster scope.
+  PORTER_DEVICE PORTER_FORCEINLINE void producer_acquire_cluster(unsigned stage, unsigned pass) const {
+    if (pass != 0)
+      wait_phase<true>(empty + stage, (pass - 1) & 1u,
+                       "producer_acquire: the consumers of the cluster never released the stage (EMPTY wait timed out: a "
+                       "consumer warp of some CTA skipped consumer_release, or a CTA of the cluster exited)",
+                       stage, pass);
   }
   /// Consumer: the stage's pass `pass` has landed.
   PORTER_DEVICE PORTER_FORCEINLINE void consumer_wait(unsigned stage, unsigned pass) const {
@@ -117,6 +135,22 @@ struct role_ring {
   /// Consumer: this thread is done reading the stage (every consumer thread calls it).
   PORTER_DEVICE PORTER_FORCEINLINE void consumer_release(unsigned stage) const {
     mbarrier_arrive(empty + stage);
+  }
+  /// Consumer, in a cluster-multicast ring of `ctas` CTAs of which this is rank `self`: this
+  /// thread's arrival on its own CTA's EMPTY, as in consumer_release (per thread, release at CTA
+  /// scope: compute-sanitizer racecheck follows that form), then its warp's arrival on each peer's
+  /// EMPTY: after __syncwarp (every lane's reads, and its proxy fence, ordered before lane 0's
+  /// arrival) lane 0 arrives with release at cluster scope (mapa +
+  /// mbarrier.arrive.release.cluster.shared::cluster). One remote arrival per warp and peer, not per
+  /// thread: measured on the H200 (session 32), 256 remote arrivals per stage per CTA (one per
+  /// consumer thread) ran the wgmma GEMM at 0.71x the same kernel without clusters.
+  /// Warp-collective: every lane of the warp calls it together. `lane`: this thread's lane (0..31).
+  PORTER_DEVICE PORTER_FORCEINLINE void consumer_release_cluster(unsigned stage, unsigned self, unsigned ctas, unsigned lane) const {
+    mbarrier_arrive(empty + stage);
+    __syncwarp();
+    if (lane == 0)
+      for (unsigned r = 0; r < ctas; ++r)
+        if (r != self) mbarrier_arrive_cluster(empty + stage, r);
   }
 #endif  // __CUDACC__
 };
