@@ -40,6 +40,26 @@ __device__ __forceinline__ void bf16gemm_grouped_origin(long long t, int tiles_m
   n0 = (in_group / rows) * bn;
 }
 
+/// First row and column of tile `t` in the PAIRED grouped order of the multicast rows
+/// ("*-multicast", "*-pairs"): tiles 2q and 2q + 1 are the two tiles of pair q, rows 2 p and 2 p + 1
+/// of one tile column, the pairs in the grouped order over (tiles_m / 2) x tiles_n pair positions.
+/// On a persistent schedule over an even grid, CTAs 2c and 2c + 1 (one cluster of 2 along x) then
+/// take the two tiles of one pair at every step: the same B box, different A boxes. tiles_m even.
+__device__ __forceinline__ void bf16gemm_pair_origin(long long t, int tiles_m, int tiles_n, int& m0, int& n0) {
+  using namespace bf16gemm_shape;
+  int pair_m0;
+  bf16gemm_grouped_origin(t / 2, tiles_m / 2, tiles_n, pair_m0, n0);
+  m0 = (2 * (pair_m0 / bm) + int(t % 2)) * bm;
+}
+
+/// The tile origin of the bf16 GEMMs with roles: paired (bf16gemm_pair_origin) for the multicast
+/// kernels, grouped (bf16gemm_grouped_origin) otherwise.
+template <bool Paired>
+__device__ __forceinline__ void bf16gemm_role_origin(long long t, int tiles_m, int tiles_n, int& m0, int& n0) {
+  if constexpr (Paired) bf16gemm_pair_origin(t, tiles_m, tiles_n, m0, n0);
+  else bf16gemm_grouped_origin(t, tiles_m, tiles_n, m0, n0);
+}
+
 /// One k-step's operands of a warp: A of its 4 m16 tiles (fragment<4> each: a0..a3), B of its 8 n8
 /// tiles as 4 pairs (one load_fragments<16, 16> along the rows each; b_fragment(b[j / 2], j % 2) is
 /// tile j, in adjacent registers). 32 registers.
@@ -224,19 +244,25 @@ __global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
 /// for every tile of `sched` in the grouped order (bf16gemm_grouped_origin), for every K-tile:
 /// producer_acquire, async_copy A's box at (m0, kt * bk) and B's at (n0, kt * bk) with the L2 hints
 /// HA and HB (none: unhinted), producer_commit. `count` is sched.count(). Called by every producer
-/// thread, after enter_role().
-template <porter::cache_hint HA = porter::cache_hint::none, porter::cache_hint HB = porter::cache_hint::none, class Pipe>
+/// thread, after enter_role(). Multicast: the tiles in the paired order (bf16gemm_pair_origin) and
+/// B copied with porter::multicast (on a porter::cluster_multicast ring in clusters of 2: once per
+/// pair, landing in both CTAs; otherwise each CTA's own copy).
+template <porter::cache_hint HA = porter::cache_hint::none, porter::cache_hint HB = porter::cache_hint::none, bool Multicast = false,
+          class Pipe>
 __device__ __forceinline__ void bf16gemm_produce(Pipe& pipe, const porter::tiled_source<bf16gemm_shape::a_box>& a,
                                                  const porter::tiled_source<bf16gemm_shape::b_box>& b, const porter::tile_schedule& sched,
                                                  int count, int tiles_m, int tiles_n, int ktiles) {
   using bf16gemm_shape::bk;
   for (int tl = 0; tl < count; ++tl) {
     int m0, n0;
-    bf16gemm_grouped_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
+    bf16gemm_role_origin<Multicast>(sched.tile(tl), tiles_m, tiles_n, m0, n0);
     for (int kt = 0; kt < ktiles; ++kt) {
       auto slot = pipe.producer_acquire();
       porter::async_copy(porter::buffer<0>(slot), a, porter::coord<2>{m0, kt * bk}, porter::l2_hint_t<HA>{});
-      porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{n0, kt * bk}, porter::l2_hint_t<HB>{});
+      if constexpr (Multicast)
+        porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{n0, kt * bk}, porter::multicast, porter::l2_hint_t<HB>{});
+      else
+        porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{n0, kt * bk}, porter::l2_hint_t<HB>{});
       pipe.producer_commit(slot);
     }
   }
@@ -264,7 +290,15 @@ __device__ __forceinline__ void bf16gemm_produce(Pipe& pipe, const porter::tiled
 /// producer warpgroups; 384 threads leave 168 registers each without reallocation, where the MMA
 /// warps spill (they need 208 or more), so porter-bench's rows give the consumers 208-232 with
 /// porter::registers (setmaxnreg: sm_90a; shapes.hpp, bf16gemm_roles_shape).
-template <class Path, int Stages, class Roles>
+///
+/// Multicast (rows "porter-roles-multicast" and, launched without clusters, "porter-roles-pairs"):
+/// the ring is a porter::cluster_multicast one, the tiles go in the paired order
+/// (bf16gemm_pair_origin) and B is copied with porter::multicast. Launched in clusters of 2 CTAs
+/// (on an even persistent grid, tiles_m even), the two CTAs of a cluster compute the two tiles of
+/// a pair: each stage's B box is read once and lands in both, and a stage returns to the producers
+/// when the consumers of both CTAs released it; every thread ends with porter::cluster_sync().
+/// Launched without clusters it is the same kernel with each CTA copying its own B.
+template <class Path, int Stages, class Roles, bool Multicast = false>
 __global__ void __launch_bounds__(Roles::threads, 1)
     pb_bf16gemm_roles(const __grid_constant__ porter::tiled_source<bf16gemm_shape::a_box> a,
                       const __grid_constant__ porter::tiled_source<bf16gemm_shape::b_box> b, float* __restrict__ c, int m, int n, int k,
@@ -273,12 +307,18 @@ __global__ void __launch_bounds__(Roles::threads, 1)
   static_assert(Roles::consumer_threads == threads, "pb_bf16gemm_roles: the consumers are pb_bf16gemm's 8 MMA warps");
   // Its own array name: one extern __shared__ name has one alignment per translation unit.
   extern __shared__ __align__(1024) unsigned char pb_roles_smem[];
-  porter::role_pipeline<Path, Roles, Stages, a_box, b_box> pipe(pb_roles_smem);
+  using Pipe = porter::role_pipeline<Path, Roles, Stages, a_box, b_box>;
+  auto make_pipe = [&] {
+    if constexpr (Multicast) return Pipe(pb_roles_smem, porter::cluster_multicast);
+    else return Pipe(pb_roles_smem);
+  };
+  Pipe pipe = make_pipe();
   const int tiles_m = (m + bm - 1) / bm, tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
   const int count = int(sched.count());
   if (pipe.is_producer()) {
     pipe.enter_role();
-    bf16gemm_produce(pipe, a, b, sched, count, tiles_m, tiles_n, ktiles);
+    bf16gemm_produce<porter::cache_hint::none, porter::cache_hint::none, Multicast>(pipe, a, b, sched, count, tiles_m, tiles_n, ktiles);
+    if constexpr (Multicast) porter::cluster_sync();
     return;
   }
   pipe.enter_role();
@@ -291,9 +331,10 @@ __global__ void __launch_bounds__(Roles::threads, 1)
       bf16gemm_stage(acc, ready, w, [&] { pipe.consumer_release(ready); }, [](int) {});
     }
     int m0, n0;
-    bf16gemm_grouped_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
+    bf16gemm_role_origin<Multicast>(sched.tile(tl), tiles_m, tiles_n, m0, n0);
     bf16gemm_store(acc, c, m0, n0, m, n, w);
   }
+  if constexpr (Multicast) porter::cluster_sync();
 }
 
 }  // namespace pb

@@ -19,6 +19,16 @@ void add_bf16gemm_roles(registry& r, const char* impl) {
   using Pipe = porter::role_pipeline<Path, Roles, S, a_box, b_box>;
   add_bf16gemm_role_row<Path, Pipe>(r, &pb_bf16gemm_roles<Path, S, Roles>, "pb_bf16gemm_roles", impl, bf16gemm_roles_shape::min_cc);
 }
+/// pb_bf16gemm_roles' multicast instantiation (tiles in pairs sharing B): "porter-roles-multicast"
+/// in clusters of 2 CTAs, "porter-roles-pairs" the same kernel without clusters (its baseline).
+template <class Path, int S, class Roles>
+void add_bf16gemm_roles_multicast(registry& r) {
+  using namespace bf16gemm_shape;
+  using Pipe = porter::role_pipeline<Path, Roles, S, a_box, b_box>;
+  auto* k = &pb_bf16gemm_roles<Path, S, Roles, true>;
+  add_bf16gemm_role_row<Path, Pipe>(r, k, "pb_bf16gemm_roles", "porter-roles-pairs", bf16gemm_roles_shape::min_cc, 0, true, 1);
+  add_bf16gemm_role_row<Path, Pipe>(r, k, "pb_bf16gemm_roles", "porter-roles-multicast", bf16gemm_roles_shape::min_cc, 0, true, 2);
+}
 }  // namespace
 #endif
 
@@ -35,6 +45,9 @@ void register_bf16gemm_roles_kernels(registry& r) {
   add_bf16gemm_roles<cp_async, 3, roles_threads>(r, "porter-roles");
   add_bf16gemm_roles<cp_async, 4, roles_threads>(r, "porter-roles");
   add_bf16gemm_roles<staged, 3, roles_threads>(r, "porter-roles");
+  // Clusters of 2 sharing B by TMA multicast, against the same kernel without clusters (tma only:
+  // elsewhere each CTA copies its own B, the "pairs" row).
+  add_bf16gemm_roles_multicast<tma, 3, roles_tma>(r);
 #endif
 }
 

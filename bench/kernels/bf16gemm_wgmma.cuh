@@ -82,8 +82,13 @@ __device__ __forceinline__ void bf16gemm_wgmma_store(const float (&acc)[wgmma_n2
 /// memory, launch_options::uses_role_pipeline().
 /// Roles: bf16gemm_wgmma_shape::roles (no register reallocation) or roles_setmaxnreg.
 /// HA, HB: the L2 hints of A's and B's copies (porter/cache_hint.hpp; none: unhinted).
+/// Multicast (rows "*-multicast" and, launched without clusters, "*-pairs"): a porter::cluster_multicast
+/// ring, the tiles in the paired order (bf16gemm_pair_origin), B copied with porter::multicast; in
+/// clusters of 2 CTAs (an even persistent grid, tiles_m even) the two CTAs of a cluster compute
+/// the two tiles of a pair and each stage's B box is read once for both. Every thread ends with
+/// porter::cluster_sync().
 template <class Path, int Stages, class Roles = bf16gemm_wgmma_shape::roles, porter::cache_hint HA = porter::cache_hint::none,
-          porter::cache_hint HB = porter::cache_hint::none>
+          porter::cache_hint HB = porter::cache_hint::none, bool Multicast = false>
 __global__ void __launch_bounds__(bf16gemm_wgmma_shape::threads, 1)
     pb_bf16gemm_wgmma(const __grid_constant__ porter::tiled_source<bf16gemm_wgmma_shape::a_box> a,
                       const __grid_constant__ porter::tiled_source<bf16gemm_wgmma_shape::b_box> b, float* __restrict__ c, int m, int n,
@@ -95,12 +100,18 @@ __global__ void __launch_bounds__(bf16gemm_wgmma_shape::threads, 1)
   // Its own array name: one extern __shared__ name has one alignment per translation unit (the other
   // bench kernels declare theirs __align__(128)).
   extern __shared__ __align__(1024) unsigned char pb_wgmma_smem[];
-  porter::role_pipeline<Path, Roles, Stages, a_box, b_box> pipe(pb_wgmma_smem);
+  using Pipe = porter::role_pipeline<Path, Roles, Stages, a_box, b_box>;
+  auto make_pipe = [&] {
+    if constexpr (Multicast) return Pipe(pb_wgmma_smem, porter::cluster_multicast);
+    else return Pipe(pb_wgmma_smem);
+  };
+  Pipe pipe = make_pipe();
   const int tiles_m = (m + bm - 1) / bm, tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
   const int count = int(sched.count());
   if (pipe.is_producer()) {
     pipe.enter_role();
-    bf16gemm_produce<HA, HB>(pipe, a, b, sched, count, tiles_m, tiles_n, ktiles);
+    bf16gemm_produce<HA, HB, Multicast>(pipe, a, b, sched, count, tiles_m, tiles_n, ktiles);
+    if constexpr (Multicast) porter::cluster_sync();
     return;
   }
   pipe.enter_role();
@@ -112,14 +123,15 @@ __global__ void __launch_bounds__(bf16gemm_wgmma_shape::threads, 1)
     for (int e = 0; e < wgmma_n256_accumulators; ++e) acc[e] = 0.f;
     for (int tl = 0; tl < count; ++tl) {
       int m0, n0;
-      bf16gemm_grouped_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
+      bf16gemm_role_origin<Multicast>(sched.tile(tl), tiles_m, tiles_n, m0, n0);
       bf16gemm_wgmma_store(acc, c, m0, n0, m, n, wg, r % 128);
     }
+    if constexpr (Multicast) porter::cluster_sync();
     return;
   }
   for (int tl = 0; tl < count; ++tl) {
     int m0, n0;
-    bf16gemm_grouped_origin(sched.tile(tl), tiles_m, tiles_n, m0, n0);
+    bf16gemm_role_origin<Multicast>(sched.tile(tl), tiles_m, tiles_n, m0, n0);
     auto prev = pipe.consumer_wait(porter::async_proxy_reads);  // cp_async, staged: fence.proxy.async (wgmma reads via the async proxy)
     bf16gemm_wgmma_stage(acc, prev, wg, false);
     for (int kt = 1; kt < ktiles; ++kt) {
@@ -134,6 +146,7 @@ __global__ void __launch_bounds__(bf16gemm_wgmma_shape::threads, 1)
     pipe.consumer_release(prev);
     bf16gemm_wgmma_store(acc, c, m0, n0, m, n, wg, r % 128);
   }
+  if constexpr (Multicast) porter::cluster_sync();
 }
 
 }  // namespace pb

@@ -28,6 +28,18 @@ void add_bf16gemm_wgmma(registry& r, const char* impl) {
                                     default_stages_bf16gemm_wgmma);
 }
 
+/// The setmaxnreg wgmma kernel's multicast instantiation (tiles in pairs sharing B), tma:
+/// "porter-wgmma-setmaxnreg-multicast" in clusters of 2 CTAs, "porter-wgmma-setmaxnreg-pairs" the
+/// same kernel without clusters (its baseline).
+template <int S>
+void add_bf16gemm_wgmma_multicast(registry& r) {
+  using namespace bf16gemm_wgmma_shape;
+  using Path = porter::path::tma;
+  using Pipe = porter::role_pipeline<Path, roles_setmaxnreg, S, a_box, b_box>;
+  auto* k = &pb_bf16gemm_wgmma<Path, S, roles_setmaxnreg, porter::cache_hint::none, porter::cache_hint::none, true>;
+  add_bf16gemm_role_row<Path, Pipe>(r, k, "pb_bf16gemm_wgmma", "porter-wgmma-setmaxnreg-pairs", min_cc, S, true, 1);
+  add_bf16gemm_role_row<Path, Pipe>(r, k, "pb_bf16gemm_wgmma", "porter-wgmma-setmaxnreg-multicast", min_cc, S, true, 2);
+}
 template <int S>
 void add_bf16gemm_wgmma_paths(registry& r) {
   add_bf16gemm_wgmma<porter::path::tma, S>(r, "porter-wgmma");
@@ -51,6 +63,8 @@ void register_bf16gemm_wgmma_kernels(registry& r) {
   // 8 rows, so A's 8 row blocks (16 MiB at 8192^3) are read again while B's (4 MiB each) are not.
   add_bf16gemm_wgmma<porter::path::tma, default_stages_bf16gemm_wgmma, bf16gemm_wgmma_shape::roles_setmaxnreg,
                      porter::cache_hint::evict_last, porter::cache_hint::evict_first>(r, "porter-wgmma-setmaxnreg-l2hint");
+  // Clusters of 2 CTAs sharing B by TMA multicast, against the same kernel without clusters.
+  add_bf16gemm_wgmma_multicast<default_stages_bf16gemm_wgmma>(r);
 #endif
 }
 

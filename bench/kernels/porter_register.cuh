@@ -1,5 +1,6 @@
 // bench/kernels/porter_register.cuh — turn porter kernel instantiations into registry variants.
 #pragma once
+#include <cstdio>
 #include <porter/porter.hpp>
 
 #include <algorithm>
@@ -262,8 +263,13 @@ void add_bf16gemm(registry& r, sched_mode m) {
 /// uses_role_pipeline so that porter::launch refuses devices and binaries the role protocol cannot
 /// run on. `min_cc`: the sm_90a code's (wgmma, setmaxnreg) compute capability, also the only one
 /// it runs on. `default_stages`: the row's stage count outside the sweep (0: the workload's).
+/// `paired`: the kernel's multicast instantiation (tiles in bf16gemm_pair_origin's order): the
+/// grid is rounded down to an even count and tiles_m must be even (the row refuses other sizes);
+/// `cluster`: launched in clusters of that many CTAs along x (2: the pairs share B by multicast;
+/// 1: no clusters, each CTA copies its own B).
 template <class Path, class Pipe, class Kernel>
-void add_bf16gemm_role_row(registry& r, Kernel* k, const char* kernel, const char* impl, int min_cc, int default_stages = 0) {
+void add_bf16gemm_role_row(registry& r, Kernel* k, const char* kernel, const char* impl, int min_cc, int default_stages = 0,
+                           bool paired = false, int cluster = 1) {
   using namespace bf16gemm_shape;
   constexpr int cta = int(Pipe::threads);
   kernel_desc d = porter_desc<Path, Pipe>(cta, reinterpret_cast<const void*>(k), kernel, sched_mode::persistent);
@@ -271,13 +277,28 @@ void add_bf16gemm_role_row(registry& r, Kernel* k, const char* kernel, const cha
   if (default_stages > 0) d.default_stages = default_stages;
   d.min_cc = d.min_cc > min_cc ? d.min_cc : min_cc;
   d.only_cc = min_cc;
-  r.bf16gemm.push_back({d, [k](const bf16gemm_problem& p, int grid) -> launcher {
+  r.bf16gemm.push_back({d, [k, impl, paired, cluster](const bf16gemm_problem& p, int grid) -> launcher {
                           const std::int64_t ea[2] = {p.m, p.k}, eb[2] = {p.n, p.k};
                           auto sa = porter::make_tiled_source<a_box>(p.a, ea);
                           auto sb = porter::make_tiled_source<b_box>(p.b, eb);
-                          const long long tiles = static_cast<long long>((p.m + bm - 1) / bm) * ((p.n + bn - 1) / bn);
-                          const porter::tile_schedule sc = porter::persistent_schedule(tiles, grid);
-                          const porter::launch_options o = porter::launch_options{}.uses_role_pipeline();
+                          const int tiles_m = (p.m + bm - 1) / bm;
+                          if (paired && tiles_m % 2 != 0)
+                            throw std::invalid_argument(std::string(impl) + " pairs C tiles by rows: it needs an even number of 128-row tiles");
+                          const long long tiles = static_cast<long long>(tiles_m) * ((p.n + bn - 1) / bn);
+                          int g = grid;
+                          // In clusters, a persistent grid holds only the CTAs of the clusters that
+                          // can be resident at once (porter::resident_ctas: whole clusters per GPC).
+                          if (cluster > 1) {
+                            const int resident = porter::resident_ctas(reinterpret_cast<const void*>(k), porter::dims3(unsigned(cluster)),
+                                                                       unsigned(cta), Pipe::shared_bytes);
+                            if (resident < g) g = resident;
+                            std::fprintf(stderr, "[porter-bench] %s: clusters of %d, %d CTAs resident at once (porter::resident_ctas), grid %d\n",
+                                         impl, cluster, resident, (paired ? g / 2 * 2 : g));
+                          }
+                          if (paired) g = (g / 2) * 2;
+                          const porter::tile_schedule sc = porter::persistent_schedule(tiles, g > 0 ? g : 2);
+                          porter::launch_options o = porter::launch_options{}.uses_role_pipeline();
+                          if (cluster > 1) o.cluster(porter::dims3(unsigned(cluster)));
                           return [=](cudaStream_t s) {
                             porter::launch<Path>(o, k, dim3(sc.grid_ctas()), dim3(cta), Pipe::shared_bytes, s, sa, sb, p.c, p.m, p.n, p.k,
                                                  sc);

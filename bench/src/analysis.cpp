@@ -330,6 +330,21 @@ void evaluate_targets(context& cx) {
     });
     add_target(cx, "bf16gemm 8192^3: porter-multicast/tma (2-CTA clusters sharing B) >= 1.00x porter-per-tile/tma (no clusters)", mc, pt,
                1.00, "the ring's reuse barrier spans the cluster (barrier.cluster every step): the two CTAs advance in lockstep");
+    // Multicast on the role pipeline (issue 9, part 2: "the EMPTY side spanning the consumers of
+    // every receiving CTA"): the same kernel in clusters of 2 sharing B against itself without
+    // clusters ("-pairs": the same paired tile order, each CTA copying its own B).
+    for (const char* base : {"porter-wgmma-setmaxnreg", "porter-roles"}) {
+      const std::string b = base;
+      const row* rm = best_row(cx, [&](const row& r) {
+        return r.workload == "bf16gemm" && r.size == b8 && r.impl == b + "-multicast" && r.path == "tma";
+      });
+      const row* rp = best_row(cx, [&](const row& r) {
+        return r.workload == "bf16gemm" && r.size == b8 && r.impl == b + "-pairs" && r.path == "tma" && r.stages == mc_stages(rm);
+      });
+      add_target(cx, "bf16gemm 8192^3: " + b + "-multicast/tma (role pipeline, 2-CTA clusters sharing B) >= 1.00x " + b +
+                         "-pairs/tma (the same kernel without clusters)",
+                 rm, rp, 1.00, "EMPTY arrivals cross the cluster: a stage returns to either producer only when both CTAs' consumers released it");
+    }
     const row* au = best_row(cx, [&](const row& r) { return r.workload == "bf16gemm" && r.size == b8 && r.impl == "porter" && r.path == "automatic"; });
     const row* fast = best_row(cx, [&](const row& r) {
       return r.workload == "bf16gemm" && r.size == b8 && r.impl == "porter" && !r.sweep_only && r.path != "automatic";

@@ -8,9 +8,12 @@
 #     porter::async_proxy_reads wait: wgmma reads bytes the generic proxy wrote);
 #   * no instantiation spills (ptxas "0 bytes spill stores");
 #   * the tma instantiations issue cp.async.bulk.tensor, the cp_async ones cp.async, and only the
-#     two setmaxnreg rows carry setmaxnreg;
+#     three setmaxnreg kernels carry setmaxnreg;
 #   * the "-l2hint" row (tma; A evict_last, B evict_first: cache_hint 3 and 2 in the mangled name)
-#     carries .L2::cache_hint and both createpolicy priorities; no other row has either.
+#     carries .L2::cache_hint and both createpolicy priorities; no other row has either;
+#   * the multicast instantiation (Multicast = true: "Lb1EEEv" in the mangled name; rows
+#     "-multicast" and "-pairs") issues .multicast::cluster and arrives on its peers' EMPTY barriers
+#     (mapa, mbarrier.arrive.release.cluster); no other kernel does either.
 # Usage: cmake -DDIR=<keep dir>/bf16gemm_wgmma_kernels -P wgmma_lowering.cmake
 file(READ "${DIR}/bf16gemm_wgmma_kernels.ptx" _ptx)
 file(READ "${DIR}/ptxas.log" _log)
@@ -19,8 +22,8 @@ if(_log MATCHES "C7510|wgmma\\.mma_async instructions are serialized")
 endif()
 string(REGEX MATCHALL "[0-9]+ bytes spill stores" _spills "${_log}")
 list(LENGTH _spills _n)
-if(_n LESS 8)
-  message(FATAL_ERROR "expected ptxas resource lines for 8 wgmma kernels, found ${_n}:\n${_log}")
+if(_n LESS 9)
+  message(FATAL_ERROR "expected ptxas resource lines for 9 wgmma kernels, found ${_n}:\n${_log}")
 endif()
 foreach(_s IN LISTS _spills)
   if(NOT _s STREQUAL "0 bytes spill stores")
@@ -30,8 +33,8 @@ endforeach()
 # Split the PTX into its entry functions.
 string(REGEX MATCHALL "\\.entry [A-Za-z0-9_]+" _entries "${_ptx}")
 list(LENGTH _entries _ne)
-if(NOT _ne EQUAL 8)
-  message(FATAL_ERROR "expected 8 pb_bf16gemm_wgmma entries in the PTX, found ${_ne}")
+if(NOT _ne EQUAL 9)
+  message(FATAL_ERROR "expected 9 pb_bf16gemm_wgmma entries in the PTX, found ${_ne}")
 endif()
 # Entry i's body: from its ".entry" to the next one's (string positions: the PTX is full of ';', so
 # it cannot be a CMake list).
@@ -44,6 +47,7 @@ string(LENGTH "${_ptx}" _len)
 list(APPEND _starts ${_len})
 set(_setmax 0)
 set(_hinted 0)
+set(_multicast 0)
 math(EXPR _last "${_ne} - 1")
 foreach(_i RANGE ${_last})
   math(EXPR _j "${_i} + 1")
@@ -78,6 +82,15 @@ foreach(_i RANGE ${_last})
   elseif(_body MATCHES "\\.L2::cache_hint|createpolicy")
     message(FATAL_ERROR "${_name}: an unhinted instantiation carries an L2 cache hint")
   endif()
+  if(_name MATCHES "Lb1EEEv")
+    if(NOT _body MATCHES "\\.multicast::cluster" OR NOT _body MATCHES "mapa\\.shared::cluster"
+       OR NOT _body MATCHES "mbarrier\\.arrive\\.release\\.cluster\\.shared::cluster")
+      message(FATAL_ERROR "${_name}: the multicast instantiation issues no .multicast::cluster copy or no remote EMPTY arrival")
+    endif()
+    math(EXPR _multicast "${_multicast} + 1")
+  elseif(_body MATCHES "\\.multicast::cluster|mapa\\.")
+    message(FATAL_ERROR "${_name}: a kernel without multicast multicasts or arrives on a peer")
+  endif()
   if(_body MATCHES "setmaxnreg")
     math(EXPR _setmax "${_setmax} + 1")
     if(NOT _name MATCHES "registersILi40ELi232E")
@@ -85,10 +98,13 @@ foreach(_i RANGE ${_last})
     endif()
   endif()
 endforeach()
-if(NOT _setmax EQUAL 2)
-  message(FATAL_ERROR "expected setmaxnreg in exactly the two roles_setmaxnreg kernels, found ${_setmax}")
+if(NOT _setmax EQUAL 3)
+  message(FATAL_ERROR "expected setmaxnreg in exactly the three roles_setmaxnreg kernels, found ${_setmax}")
+endif()
+if(NOT _multicast EQUAL 1)
+  message(FATAL_ERROR "expected the one multicast kernel, found ${_multicast}")
 endif()
 if(NOT _hinted EQUAL 1)
   message(FATAL_ERROR "expected the one l2hint kernel, found ${_hinted}")
 endif()
-message(STATUS "wgmma lowering: 8 kernels, wgmma m64n256k16 in each, no call, no C7510, no spill, L2 hints in the l2hint row")
+message(STATUS "wgmma lowering: 9 kernels, wgmma m64n256k16 in each, no call, no C7510, no spill, L2 hints in the l2hint row, multicast in the multicast row")
