@@ -105,16 +105,7 @@ class role_pipeline {
 #if PORTER_GPU_COMPILER
   /// Construct and initialise (collective over the whole CTA; ends with a CTA barrier). Traps when
   /// the CTA does not have Roles::threads threads.
-  PORTER_DEVICE explicit role_pipeline(void* smem) {
-    const std::size_t pad = detail::shared_alignment_pad(smem, ring::alignment);
-    base_ = static_cast<unsigned char*>(smem) + pad;
-    if (detail::cta_size() != Roles::threads)
-      detail::trap("porter::role_pipeline: the CTA must have exactly Roles::threads threads (producer_threads + consumer_threads)");
-    const unsigned t = detail::thread_rank();
-    producer_ = t < Roles::producer_threads;
-    proto_.init(base_, t, Roles::threads);
-    __syncthreads();
-  }
+  PORTER_DEVICE explicit role_pipeline(void* smem) { construct<false>(smem); }
 
   /// Construct and initialise a cluster-multicast ring (porter::cluster_multicast, porter/pipeline.hpp),
   /// for a kernel launched in clusters (porter::launch_options::cluster): boxes copied with
@@ -129,17 +120,7 @@ class role_pipeline {
   /// the same source and coordinates in every CTA (unchecked); every thread of every CTA, producers
   /// included, calls porter::cluster_sync() before it exits (a consumer's last releases arrive on
   /// its peers' EMPTY barriers, and a peer's last multicast lands in this CTA).
-  PORTER_DEVICE role_pipeline(void* smem, cluster_multicast_t) {
-    const std::size_t pad = detail::shared_alignment_pad(smem, ring::alignment);
-    base_ = static_cast<unsigned char*>(smem) + pad;
-    if (detail::cta_size() != Roles::threads)
-      detail::trap("porter::role_pipeline: the CTA must have exactly Roles::threads threads (producer_threads + consumer_threads)");
-    const unsigned t = detail::thread_rank();
-    producer_ = t < Roles::producer_threads;
-    if constexpr (detail::has_init_cluster<protocol_type>::value) proto_.init_cluster(base_, t, Roles::threads);
-    else proto_.init(base_, t, Roles::threads);
-    __syncthreads();
-  }
+  PORTER_DEVICE role_pipeline(void* smem, cluster_multicast_t) { construct<true>(smem); }
 
   /// True on the producer threads (the first Roles::producer_threads of the CTA).
   PORTER_DEVICE bool is_producer() const { return producer_; }
@@ -232,6 +213,21 @@ class role_pipeline {
   PORTER_DEVICE protocol_type& protocol() { return proto_; }
 
  private:
+  /// Both constructors: align the ring, check the CTA size, take the role, initialise the protocol
+  /// (Cluster: its init_cluster where the lowering has one, tma; the ordinary init elsewhere), then
+  /// a CTA barrier.
+  template <bool Cluster>
+  PORTER_DEVICE void construct(void* smem) {
+    const std::size_t pad = detail::shared_alignment_pad(smem, ring::alignment);
+    base_ = static_cast<unsigned char*>(smem) + pad;
+    if (detail::cta_size() != Roles::threads)
+      detail::trap("porter::role_pipeline: the CTA must have exactly Roles::threads threads (producer_threads + consumer_threads)");
+    const unsigned t = detail::thread_rank();
+    producer_ = t < Roles::producer_threads;
+    if constexpr (Cluster && detail::has_init_cluster<protocol_type>::value) proto_.init_cluster(base_, t, Roles::threads);
+    else proto_.init(base_, t, Roles::threads);
+    __syncthreads();
+  }
   /// Debug builds: a commit comes from a producer, with the oldest uncommitted token.
   PORTER_DEVICE PORTER_FORCEINLINE void check_commit(const producer_slot<role_pipeline>& slot) {
 #if PORTER_DEBUG

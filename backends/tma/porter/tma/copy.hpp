@@ -30,6 +30,7 @@
 #include "porter/detail/copy_context.hpp"
 #include "porter/detail/trap.hpp"
 #include "porter/ptx/bulk.hpp"
+#include "porter/ptx/cluster.hpp"
 #include "porter/ptx/cache_policy.hpp"
 #include "porter/ptx/mbarrier.hpp"
 #include "porter/source.hpp"
@@ -312,6 +313,39 @@ struct tma_copy {
   }
 
  public:
+#endif  // __CUDACC__
+};
+
+/// A CTA's place in a cluster-multicast ring on tma (porter/tma/protocol.hpp and
+/// role_protocol.hpp, "CLUSTER MULTICAST"): its cluster rank, the cluster's size, and the CTA that
+/// issues the current step's multicast copies, rank (pass x S + stage) mod size, kept as a counter
+/// advanced once per acquire (no division). size 1 (a launch without clusters, or a ring built
+/// without porter::cluster_multicast): every copy is the CTA's own.
+struct multicast_group {
+  unsigned rank = 0, size = 1, issuer = 0, next = 0;
+#if defined(__CUDACC__)
+  /// Read this CTA's rank and the cluster's size (%cluster_ctarank, %cluster_nctarank: sm_90; a
+  /// cluster of one on older targets).
+  PORTER_DEVICE PORTER_FORCEINLINE void init() {
+    if constexpr (arch::has_clusters) {
+      rank = ptx::cluster_ctarank();
+      size = ptx::cluster_nctarank();
+    }
+  }
+  /// Move to the next step's issuing CTA (called at every acquire of a cluster ring).
+  PORTER_DEVICE PORTER_FORCEINLINE void advance() {
+    issuer = next;
+    next = next + 1 == size ? 0 : next + 1;
+  }
+  /// Copy a box that every CTA of the cluster copies with the same arguments: in a cluster, the
+  /// issuer's .multicast::cluster copy to every CTA (tma_copy::copy_box_multicast); otherwise the
+  /// CTA's own (tma_copy::copy_box).
+  template <class Box, cache_hint H>
+  PORTER_DEVICE PORTER_FORCEINLINE void copy_box(typename Box::element_type* dst, const tiled_source<Box>& src, const coord<Box::rank>& at,
+                                                 const detail::copy_context& ctx) const {
+    if (size > 1) tma_copy::copy_box_multicast<Box, H>(dst, src, at, ctx, rank, issuer, std::uint16_t((1u << size) - 1u));
+    else tma_copy::copy_box<Box, H>(dst, src, at, ctx);
+  }
 #endif  // __CUDACC__
 };
 

@@ -84,9 +84,8 @@ class tma_protocol {
   /// or a target without them) the ring is an ordinary one.
   PORTER_DEVICE void init_cluster(unsigned char* header, unsigned thread, unsigned nthreads) {
     init(header, thread, nthreads);
+    mc_.init();
     if constexpr (arch::has_clusters) {
-      cluster_rank_ = ptx::cluster_ctarank();
-      cluster_size_ = ptx::cluster_nctarank();
       ptx::barrier_cluster_arrive();
       ptx::barrier_cluster_wait();
     }
@@ -94,13 +93,12 @@ class tma_protocol {
   /// Make stage `stage` of pass `pass` writable. Collective (over the cluster, for a
   /// cluster-multicast ring).
   PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) {
-    if (cluster_size_ > 1) {
+    if (mc_.size > 1) {
       guard_.before_acquire(stage, pass, [] {
         ptx::barrier_cluster_arrive();
         ptx::barrier_cluster_wait();
       });
-      issuer_ = next_issuer_;  // (pass * S + stage) % cluster size, without a division
-      next_issuer_ = next_issuer_ + 1 == cluster_size_ ? 0 : next_issuer_ + 1;
+      mc_.advance();
     } else {
       guard_.before_acquire(stage, pass);
     }
@@ -111,10 +109,7 @@ class tma_protocol {
   template <int I, class Box, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box_multicast(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                            const coord<Box::rank>& at) {
-    if (cluster_size_ > 1)
-      tma_copy::copy_box_multicast<Box, H>(dst, src, at, ctx(stage), cluster_rank_, issuer_, std::uint16_t((1u << cluster_size_) - 1u));
-    else
-      tma_copy::copy_box<Box, H>(dst, src, at, ctx(stage));
+    mc_.copy_box<Box, H>(dst, src, at, ctx(stage));
   }
   /// Copy a box into buffer I of `stage`. Collective. The source must allow tma (tma_copy::copy_box
   /// says what happens when a launch bypassed porter::launch's check).
@@ -160,7 +155,7 @@ class tma_protocol {
   std::uint64_t* full_ = nullptr;
   detail::reuse_guard<Ring::stages> guard_{};
   unsigned thread_ = 0, nthreads_ = 0;
-  unsigned cluster_rank_ = 0, cluster_size_ = 1, issuer_ = 0, next_issuer_ = 0;  // cluster-multicast rings only (init_cluster)
+  multicast_group mc_{};  // a cluster-multicast ring's place in its cluster (init_cluster); size 1 otherwise
 };
 
 }  // namespace porter::backend

@@ -98,11 +98,8 @@ class tma_role_protocol {
   PORTER_DEVICE void init_cluster(unsigned char* header, unsigned thread, unsigned /*nthreads*/) {
     if constexpr (arch::device_pass && !arch::has_tma)
       detail::trap("path tma was compiled for a target without TMA (needs sm_90); porter::launch refuses this on the host");
-    if constexpr (arch::has_clusters) {
-      cluster_rank_ = ptx::cluster_ctarank();
-      cluster_size_ = ptx::cluster_nctarank();
-    }
-    ring_.init(header, thread, Roles::producer_threads, cluster_size_);
+    mc_.init();
+    ring_.init(header, thread, Roles::producer_threads, mc_.size);
     rank_ = thread < Roles::producer_threads ? thread : thread - Roles::producer_threads;
     if constexpr (arch::has_clusters) {
       ptx::barrier_cluster_arrive();
@@ -111,10 +108,9 @@ class tma_role_protocol {
   }
   /// Producers: make stage `stage` of pass `pass` writable.
   PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) {
-    if (cluster_size_ > 1) {
+    if (mc_.size > 1) {
       ring_.producer_acquire_cluster(stage, pass);
-      issuer_ = next_issuer_;  // (pass * S + stage) % cluster size, without a division
-      next_issuer_ = next_issuer_ + 1 == cluster_size_ ? 0 : next_issuer_ + 1;
+      mc_.advance();
     } else {
       ring_.producer_acquire(stage, pass);
     }
@@ -126,10 +122,7 @@ class tma_role_protocol {
   template <int I, class Box, cache_hint H = cache_hint::none>
   PORTER_DEVICE PORTER_FORCEINLINE void copy_box_multicast(unsigned stage, typename Box::element_type* dst, const tiled_source<Box>& src,
                                                            const coord<Box::rank>& at) {
-    if (cluster_size_ > 1)
-      tma_copy::copy_box_multicast<Box, H>(dst, src, at, ctx(stage), cluster_rank_, issuer_, std::uint16_t((1u << cluster_size_) - 1u));
-    else
-      tma_copy::copy_box<Box, H>(dst, src, at, ctx(stage));
+    mc_.copy_box<Box, H>(dst, src, at, ctx(stage));
   }
   /// Producers: copy a box into buffer I of `stage`. The source must allow tma (tma_copy::copy_box
   /// says what happens when a launch bypassed porter::launch's check).
@@ -159,7 +152,7 @@ class tma_role_protocol {
   /// the refill's async-proxy writes), then its arrival on EMPTY.
   PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned stage, unsigned /*pass*/) {
     ptx::fence_proxy_async_shared_cta();
-    if (cluster_size_ > 1) ring_.consumer_release_cluster(stage, cluster_rank_, cluster_size_, rank_ & 31u);
+    if (mc_.size > 1) ring_.consumer_release_cluster(stage, mc_.rank, mc_.size, rank_ & 31u);
     else ring_.consumer_release(stage);
   }
 
@@ -172,7 +165,7 @@ class tma_role_protocol {
   using ring_type = ptx::role_ring<Ring::stages, Roles::consumer_threads>;
   ring_type ring_{};
   unsigned rank_ = 0;
-  unsigned cluster_rank_ = 0, cluster_size_ = 1, issuer_ = 0, next_issuer_ = 0;  // cluster-multicast rings only (init_cluster)
+  multicast_group mc_{};  // a cluster-multicast ring's place in its cluster (init_cluster); size 1 otherwise
 };
 
 }  // namespace porter::backend
