@@ -296,7 +296,10 @@ void add_bf16gemm_role_row(registry& r, Kernel* k, const char* kernel, const cha
                                          impl, cluster, resident, (paired ? g / 2 * 2 : g));
                           }
                           if (paired) g = (g / 2) * 2;
-                          const porter::tile_schedule sc = porter::persistent_schedule(tiles, g > 0 ? g : 2);
+                          if (g <= 0)
+                            throw std::invalid_argument(std::string(impl) + ": no CTA of this kernel can be resident" +
+                                                        (cluster > 1 ? " in clusters of " + std::to_string(cluster) : std::string()));
+                          const porter::tile_schedule sc = porter::persistent_schedule(tiles, g);
                           porter::launch_options o = porter::launch_options{}.uses_role_pipeline();
                           if (cluster > 1) o.cluster(porter::dims3(unsigned(cluster)));
                           return [=](cudaStream_t s) {

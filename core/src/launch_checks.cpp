@@ -346,6 +346,9 @@ int resident_ctas(const void* kernel, dims3 cluster, unsigned threads, std::size
   }
   return per_sm * sms;
 #else
+  // Raise the kernel's dynamic shared-memory limit first, as porter::launch does: the occupancy
+  // queries below answer for the limit the kernel has.
+  if (shared_bytes > 48 * 1024) detail::allow_dynamic_shared_memory(kernel, shared_bytes);
   if (cluster.count() <= 1) {
     int per_sm = 0, device = 0, sms = 0;
     if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(threads), shared_bytes); e != cudaSuccess) {
@@ -359,7 +362,6 @@ int resident_ctas(const void* kernel, dims3 cluster, unsigned threads, std::size
     return per_sm * sms;
   }
   if (cluster.count() > portable_cluster_size) detail::allow_cluster_size(kernel, unsigned(cluster.count()), threads, shared_bytes);
-  if (shared_bytes > 48 * 1024) detail::allow_dynamic_shared_memory(kernel, shared_bytes);
   cudaLaunchConfig_t cfg = {};
   cudaLaunchAttribute attr[1] = {};
   attr[0].id = cudaLaunchAttributeClusterDimension;

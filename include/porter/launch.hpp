@@ -147,8 +147,9 @@ void check_programmatic_dependent_launch(const device_caps& caps, int kernel_ptx
 /// co-scheduled within one GPC, so SMs a GPC cannot fill with whole clusters hold none). Size a
 /// persistent grid launched in clusters with it rather than with SMs x CTAs per SM: CTAs beyond it
 /// do not start before a whole resident cluster has exited. A cluster of one CTA: SMs x
-/// cudaOccupancyMaxActiveBlocksPerMultiprocessor. 0 when not even one cluster fits. Opts the kernel
-/// in to non-portable cluster sizes above 8 as porter::launch does. Throws porter::error:
+/// cudaOccupancyMaxActiveBlocksPerMultiprocessor. 0 when not even one cluster fits. Like
+/// porter::launch, it first raises the kernel's dynamic shared-memory limit to `shared_bytes` when
+/// that is above 48 KiB, and opts the kernel in to non-portable cluster sizes above 8. Throws porter::error:
 /// launch.cluster_vendor (errc::path_unsupported) for a cluster of more than one CTA in a HIP
 /// build; errc::driver when the runtime query fails (for example a cluster above the device's
 /// largest).

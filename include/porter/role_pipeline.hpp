@@ -30,7 +30,10 @@
 // counts come from the roles (the lowering's role_protocol documents its instructions:
 // backends/tma/porter/tma/role_protocol.hpp, cp_async/…/role_protocol.hpp, staged/nvidia/…).
 // The producers may run up to S stages ahead of the consumers. Both roles make the same number of
-// steps; a producer may return as soon as it has committed its last stage.
+// steps; a producer may return as soon as it has committed its last stage. A cluster-multicast ring
+// (the porter::cluster_multicast constructor) is the exception: its consumer_release is
+// warp-collective on tma, and every thread of every CTA, producers included, calls
+// porter::cluster_sync() before it exits.
 //
 // Threads: the CTA must have exactly Roles::threads threads; the first Roles::producer_threads of
 // the linear thread index produce. The pipeline traps with a message when blockDim differs.

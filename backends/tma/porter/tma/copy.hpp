@@ -97,16 +97,17 @@ struct tma_copy {
 
   /// As copy_box, for a box that every CTA of the thread-block cluster copies from the same source
   /// at the same coordinates, in a ring whose stages sit at the same shared offsets in every CTA (a
-  /// cluster-multicast ring: porter/tma/protocol.hpp). Thread 0 of every CTA raises its own stage's
-  /// expected transaction bytes by the box; thread 0 of the CTA whose cluster rank is `issuer`
+  /// cluster-multicast ring: porter/tma/protocol.hpp, role_protocol.hpp). Thread 0 of the copying
+  /// set of every CTA raises its own stage's expected transaction bytes by the box; that thread of
+  /// the CTA whose cluster rank is `issuer`
   /// alone issues cp.async.bulk.tensor with .multicast::cluster to the CTAs of `cta_mask` (bit i:
   /// rank i; `rank` is this CTA's), so the cluster reads the box from L2 once and it lands in each
   /// of them. A remote CTA's bytes may complete on this CTA's FULL before its own expect_tx: the
   /// transaction count may go below zero within a phase, and the phase cannot complete before this
   /// CTA's thread 0 arrives at commit (PTX ISA 9.7.13.15.1, tx-count range). 1D boxes and boxes
   /// at an innermost coordinate that is not 16-byte aligned are copied by every CTA itself
-  /// (copy_box: the same bytes land). Called by every thread of the CTA; completes on ctx.barrier.
-  /// H: the L2 hint of the issuing CTA's copy.
+  /// (copy_box: the same bytes land). Called by every thread of the copying set (the CTA, or a role
+  /// pipeline's producers); completes on ctx.barrier. H: the L2 hint of the issuing CTA's copy.
   template <class Box, cache_hint H = cache_hint::none>
   static PORTER_DEVICE void copy_box_multicast(typename Box::element_type* dst, const tiled_source<Box>& src,
                                                const coord<Box::rank>& at, const detail::copy_context& ctx, unsigned rank,

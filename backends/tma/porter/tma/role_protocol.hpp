@@ -50,6 +50,11 @@
 //   exit      a consumer may arrive on a peer's EMPTY, and a peer may multicast into this CTA, until
 //             the last stage: end the kernel with porter::cluster_sync() in every thread, producers
 //             included, so that no CTA exits while a peer may still touch its shared memory.
+//   EMPTY counts arrivals, not who made them: a fast peer warp's arrival for the next pass may stand
+//   in for a slow one's remote arrival. That is safe: a warp releases pass p + 1 only after its FULL
+//   of p + 1 completed, which needs the multicast that itself waited for every warp's release of p;
+//   on a pass without a multicast nothing is written across CTAs, and a CTA's own consumer threads
+//   always arrive themselves.
 //   Each CTA's FULL phase also waits for its own producers' arrivals, so a peer's bytes landing
 //   before this CTA's expect_tx (the transaction count below zero for a while) cannot complete it
 //   early; the next pass of a stage is issued only after every consumer of the cluster released the
@@ -91,7 +96,7 @@ class tma_role_protocol {
     rank_ = thread < Roles::producer_threads ? thread : thread - Roles::producer_threads;
   }
   /// As init, for a cluster-multicast ring (porter::cluster_multicast; see CLUSTER MULTICAST above):
-  /// EMPTY counts the consumer threads of every CTA of the cluster, and a cluster barrier ends it
+  /// EMPTY counts this CTA's consumer threads and the consumer warps of every peer, and a cluster barrier ends it
   /// (every CTA's barriers are initialised before any peer arrives on them or multicasts into this
   /// CTA). Collective over every thread of the cluster. In a launch without clusters (or a cluster
   /// of one CTA) the ring is an ordinary one.
