@@ -60,6 +60,14 @@ __device__ __forceinline__ void bf16gemm_role_origin(long long t, int tiles_m, i
   else bf16gemm_grouped_origin(t, tiles_m, tiles_n, m0, n0);
 }
 
+/// The ring `Pipe` (a porter::pipeline or porter::role_pipeline) of a bf16 GEMM kernel over `smem`:
+/// a porter::cluster_multicast ring for the multicast instantiations, an ordinary one otherwise.
+template <class Pipe, bool Multicast>
+__device__ __forceinline__ Pipe bf16gemm_make_pipe(void* smem) {
+  if constexpr (Multicast) return Pipe(smem, porter::cluster_multicast);
+  else return Pipe(smem);
+}
+
 /// One k-step's operands of a warp: A of its 4 m16 tiles (fragment<4> each: a0..a3), B of its 8 n8
 /// tiles as 4 pairs (one load_fragments<16, 16> along the rows each; b_fragment(b[j / 2], j % 2) is
 /// tile j, in adjacent registers). 32 registers.
@@ -183,11 +191,7 @@ __global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
                 porter::tile_schedule sched) {
   using namespace bf16gemm_shape;
   extern __shared__ __align__(128) unsigned char smem[];
-  auto make_pipe = [&] {
-    if constexpr (Multicast) return porter::pipeline<Path, Stages, a_box, b_box>(smem, porter::cluster_multicast);
-    else return porter::pipeline<Path, Stages, a_box, b_box>(smem);
-  };
-  auto pipe = make_pipe();
+  auto pipe = bf16gemm_make_pipe<porter::pipeline<Path, Stages, a_box, b_box>, Multicast>(smem);
   const int tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
   const int tiles = int(sched.count());
   const int steps = tiles * ktiles;
@@ -308,11 +312,7 @@ __global__ void __launch_bounds__(Roles::threads, 1)
   // Its own array name: one extern __shared__ name has one alignment per translation unit.
   extern __shared__ __align__(1024) unsigned char pb_roles_smem[];
   using Pipe = porter::role_pipeline<Path, Roles, Stages, a_box, b_box>;
-  auto make_pipe = [&] {
-    if constexpr (Multicast) return Pipe(pb_roles_smem, porter::cluster_multicast);
-    else return Pipe(pb_roles_smem);
-  };
-  Pipe pipe = make_pipe();
+  Pipe pipe = bf16gemm_make_pipe<Pipe, Multicast>(pb_roles_smem);
   const int tiles_m = (m + bm - 1) / bm, tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
   const int count = int(sched.count());
   if (pipe.is_producer()) {

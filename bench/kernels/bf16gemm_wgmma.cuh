@@ -101,11 +101,7 @@ __global__ void __launch_bounds__(bf16gemm_wgmma_shape::threads, 1)
   // bench kernels declare theirs __align__(128)).
   extern __shared__ __align__(1024) unsigned char pb_wgmma_smem[];
   using Pipe = porter::role_pipeline<Path, Roles, Stages, a_box, b_box>;
-  auto make_pipe = [&] {
-    if constexpr (Multicast) return Pipe(pb_wgmma_smem, porter::cluster_multicast);
-    else return Pipe(pb_wgmma_smem);
-  };
-  Pipe pipe = make_pipe();
+  Pipe pipe = bf16gemm_make_pipe<Pipe, Multicast>(pb_wgmma_smem);
   const int tiles_m = (m + bm - 1) / bm, tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
   const int count = int(sched.count());
   if (pipe.is_producer()) {

@@ -285,17 +285,17 @@ void add_bf16gemm_role_row(registry& r, Kernel* k, const char* kernel, const cha
                           if (paired && tiles_m % 2 != 0)
                             throw std::invalid_argument(std::string(impl) + " pairs C tiles by rows: it needs an even number of 128-row tiles");
                           const long long tiles = static_cast<long long>(tiles_m) * ((p.n + bn - 1) / bn);
-                          int g = grid;
                           // In clusters, a persistent grid holds only the CTAs of the clusters that
                           // can be resident at once (porter::resident_ctas: whole clusters per GPC).
-                          if (cluster > 1) {
-                            const int resident = porter::resident_ctas(reinterpret_cast<const void*>(k), porter::dims3(unsigned(cluster)),
-                                                                       unsigned(cta), Pipe::shared_bytes);
-                            if (resident < g) g = resident;
-                            std::fprintf(stderr, "[porter-bench] %s: clusters of %d, %d CTAs resident at once (porter::resident_ctas), grid %d\n",
-                                         impl, cluster, resident, (paired ? g / 2 * 2 : g));
-                          }
+                          const int resident = cluster > 1 ? porter::resident_ctas(reinterpret_cast<const void*>(k),
+                                                                                   porter::dims3(unsigned(cluster)), unsigned(cta),
+                                                                                   Pipe::shared_bytes)
+                                                           : grid;
+                          int g = resident < grid ? resident : grid;
                           if (paired) g = (g / 2) * 2;
+                          if (cluster > 1)
+                            std::fprintf(stderr, "[porter-bench] %s: clusters of %d, %d CTAs resident at once (porter::resident_ctas), grid %d\n",
+                                         impl, cluster, resident, g);
                           if (g <= 0)
                             throw std::invalid_argument(std::string(impl) + ": no CTA of this kernel can be resident" +
                                                         (cluster > 1 ? " in clusters of " + std::to_string(cluster) : std::string()));

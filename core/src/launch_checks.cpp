@@ -338,28 +338,23 @@ int resident_ctas(const void* kernel, dims3 cluster, unsigned threads, std::size
 #if PORTER_HIP
   if (cluster.count() > 1)
     throw error(errc::path_unsupported, "launch.cluster_vendor", "HIP has no thread-block clusters: resident_ctas needs a cluster of one CTA");
-  int per_sm = 0, device = 0, sms = 0;
-  if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(threads), shared_bytes) != hipSuccess ||
-      hipGetDevice(&device) != hipSuccess || hipDeviceGetAttribute(&sms, hipDeviceAttributeMultiprocessorCount, device) != hipSuccess) {
+  int per_sm = 0;
+  if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(threads), shared_bytes) != hipSuccess) {
     (void)hipGetLastError();
     throw error(errc::driver, "hip.runtime", "hipOccupancyMaxActiveBlocksPerMultiprocessor failed");
   }
-  return per_sm * sms;
+  return per_sm * detail::require_current_device().sm_count;
 #else
   // Raise the kernel's dynamic shared-memory limit first, as porter::launch does: the occupancy
   // queries below answer for the limit the kernel has.
   if (shared_bytes > 48 * 1024) detail::allow_dynamic_shared_memory(kernel, shared_bytes);
   if (cluster.count() <= 1) {
-    int per_sm = 0, device = 0, sms = 0;
+    int per_sm = 0;
     if (cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(threads), shared_bytes); e != cudaSuccess) {
       (void)cudaGetLastError();
       throw error(errc::driver, "cuda.runtime", std::string("cudaOccupancyMaxActiveBlocksPerMultiprocessor failed: ") + cudaGetErrorString(e));
     }
-    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-      (void)cudaGetLastError();
-      throw error(errc::driver, "cuda.runtime", "cudaDeviceGetAttribute(MultiProcessorCount) failed");
-    }
-    return per_sm * sms;
+    return per_sm * detail::require_current_device().sm_count;  // the cached device query, as porter::launch's
   }
   if (cluster.count() > portable_cluster_size) detail::allow_cluster_size(kernel, unsigned(cluster.count()), threads, shared_bytes);
   cudaLaunchConfig_t cfg = {};

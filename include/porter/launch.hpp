@@ -152,7 +152,8 @@ void check_programmatic_dependent_launch(const device_caps& caps, int kernel_ptx
 /// that is above 48 KiB, and opts the kernel in to non-portable cluster sizes above 8. Throws porter::error:
 /// launch.cluster_vendor (errc::path_unsupported) for a cluster of more than one CTA in a HIP
 /// build; errc::driver when the runtime query fails (for example a cluster above the device's
-/// largest).
+/// largest); errc::no_device (device.available) without a usable GPU. The SM count is the cached
+/// device query's (porter::require_device).
 int resident_ctas(const void* kernel, dims3 cluster, unsigned threads, std::size_t shared_bytes);
 
 /// A kernel template, one instantiation per concrete path: `make(P{})` returns the __global__
