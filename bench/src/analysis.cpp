@@ -161,6 +161,9 @@ void evaluate_planner(context& cx) {
       q.ctas_per_sm_limit = def_ctas > 0 ? def_ctas : 0;
       q.ctas_per_sm_by_stages = ctas_by_stages;
       q.latency_ns = cx.latency_ns;
+      // The fill rate: every SM's share of the L2-resident read (a stage lands stage_bytes / fill
+      // after its first byte; 0 when not measured: the planner leaves the term out).
+      q.fill_bytes_per_second_per_sm = cx.l2_read_gbs > 0 ? cx.l2_read_gbs * 1e9 / sms : 0;
       std::string demand_src;
       if (flops_per_stage > 0) {
         const bool bf16 = workload == "bf16gemm", at_8192 = size.rfind("8192", 0) == 0;
@@ -190,7 +193,9 @@ void evaluate_planner(context& cx) {
       pl.workload = workload + " " + size;
       pl.path = path;
       pl.planned = plan.stages;
-      pl.reason = plan.reason + " [demand: " + demand_src + "; latency: " + format_double(q.latency_ns, 0) + " ns]";
+      pl.reason = plan.reason + " [demand: " + demand_src + "; latency: " + format_double(q.latency_ns, 0) + " ns; fill: " +
+                  (q.fill_bytes_per_second_per_sm > 0 ? format_double(q.fill_bytes_per_second_per_sm / 1e9, 1) + " GB/s per SM (L2-resident read)"
+                                                      : std::string("not measured")) + "]";
       // The planner's point is the "porter" row at its stage count (porter rows use plan_schedule's
       // grid); the best is over every porter schedule of the same kernel (planned, persistent, one
       // tile per CTA, four per CTA) and stage. Not over another kernel body: porter-nested (sgemm's

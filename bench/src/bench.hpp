@@ -44,6 +44,8 @@ struct context {
   double copy_gbs = 0;        ///< vectorized copy kernel, GB/s
   double latency_ns = 0;      ///< pointer chase, ns per dependent load (0: not measured)
   std::string latency_note;
+  double l2_read_gbs = 0;     ///< an L2-resident buffer read by every SM, GB/s (0: not measured): the planner's fill rate
+  std::string l2_read_note;
   double cublas_tflops_8192 = 0, cublas_tflops_4096 = 0;
   double cublas_tflops_smallgemm = 0;  ///< cuBLAS at the smallgemm size (the planner's demand)
   double cublas_bf16_tflops_8192 = 0, cublas_bf16_tflops_4096 = 0;  ///< cuBLAS bf16 (cublasGemmEx) at bf16gemm's sizes
@@ -82,7 +84,7 @@ void run_ports(context& cx);
 /// median ns per call, printed and recorded in the report's meta (bench/src/launch_cost.cu).
 void run_launch_cost(context& cx);
 /// Measure the latency the planner uses (pointer chase over a buffer several times the L2).
-void measure_latency(context& cx);
+void measure_memory(context& cx);
 /// Planner recommendations beside the sweep, and the targets.
 void evaluate_planner(context& cx);
 void evaluate_targets(context& cx);

@@ -41,4 +41,13 @@ constexpr int copy_kernel_threads = 256;
 /// `l2_bytes` is the device's L2 (device_caps::l2_bytes; 0: no flush). Returns < 0 on failure.
 double pointer_chase_latency_ns(void* scratch, std::size_t bytes, std::size_t l2_bytes, int hops, cudaStream_t s);
 
+/// Rate at which every SM together reads an L2-resident buffer, in GB/s: the first `bytes` of
+/// `scratch` (keep it well inside the L2: a quarter of it) read `passes` times per launch with
+/// 16-byte ld.global.cg (L1 bypassed, as TMA and cp.async.cg bypass it) by `sms` x 4 CTAs of 256
+/// threads, four loads in flight per thread. One untimed launch brings the buffer into L2; the
+/// median of 5 timed launches is returned. This is the planner's fill rate for copies served by L2
+/// (porter::stage_plan_request::fill_bytes_per_second_per_sm = it / SMs). Returns < 0 on failure
+/// (bytes < 1 MiB or not a multiple of 16).
+double l2_read_gbs(void* scratch, std::size_t bytes, int sms, int passes, cudaStream_t s);
+
 }  // namespace pb

@@ -57,11 +57,14 @@ int most_ctas_stages(const device_caps& caps, const stage_plan_request& req, int
   }
   return best;
 }
-/// Little's law: bytes in flight per SM that `req`'s latency and demand (or their defaults) ask for.
+/// ns for `bytes` to arrive at one SM at `fill` bytes/s (0 when fill is not known).
+double transfer_ns(std::size_t bytes, double fill) { return fill > 0 ? double(bytes) / fill * 1e9 : 0; }
+/// Little's law: bytes in flight per SM that `req`'s latency, demand and stage transfer time (or
+/// their defaults) ask for: a stage is usable latency + stage_bytes / fill after its issue.
 double needed_bytes(const device_caps& caps, const stage_plan_request& req) {
   const double latency = req.latency_ns > 0 ? req.latency_ns : default_memory_latency_ns(caps);
   const double demand = req.demand_bytes_per_second_per_sm > 0 ? req.demand_bytes_per_second_per_sm : per_sm_dram(caps);
-  return latency * 1e-9 * demand;
+  return (latency + transfer_ns(req.stage_bytes, req.fill_bytes_per_second_per_sm)) * 1e-9 * demand;
 }
 }  // namespace
 
@@ -72,6 +75,7 @@ stage_plan plan_stages(const device_caps& caps, const stage_plan_request& req) {
   p.latency_ns = req.latency_ns > 0 ? req.latency_ns : default_memory_latency_ns(caps);
   p.demand_bytes_per_second_per_sm = req.demand_bytes_per_second_per_sm > 0 ? req.demand_bytes_per_second_per_sm : per_sm_dram(caps);
   p.needed_bytes = needed_bytes(caps, req);
+  p.transfer_ns = transfer_ns(req.stage_bytes, req.fill_bytes_per_second_per_sm);
 
   const int max_s = std::clamp(req.max_stages, 1, 8);
   auto ctas_at = [&](int s) { return ctas_with_stages(caps, req, s); };
@@ -115,8 +119,17 @@ stage_plan plan_stages(const device_caps& caps, const stage_plan_request& req) {
   p.in_flight_bytes = best_bytes;
   why.setf(std::ios::fixed);
   why.precision(0);
+  // "340 ns" or "(340 + 780 ns to land a 48 KiB stage at 63 GB/s per SM)"
+  std::ostringstream time;
+  time.setf(std::ios::fixed);
+  time.precision(0);
+  if (p.transfer_ns > 0)
+    time << "(" << p.latency_ns << " + " << p.transfer_ns << " ns to land a " << double(req.stage_bytes) / 1024.0 << " KiB stage at "
+         << req.fill_bytes_per_second_per_sm / 1e9 << " GB/s per SM)";
+  else
+    time << p.latency_ns << " ns";
   if (best_bytes >= p.needed_bytes)
-    why << "Little's law: " << p.latency_ns << " ns x " << p.demand_bytes_per_second_per_sm / 1e9 << " GB/s per SM = "
+    why << "Little's law: " << time.str() << " x " << p.demand_bytes_per_second_per_sm / 1e9 << " GB/s per SM = "
         << p.needed_bytes / 1024.0 << " KiB in flight per SM; " << best << " stages x " << p.ctas_per_sm
         << " CTAs/SM keep " << best_bytes / 1024.0 << " KiB in flight (" << (best - 1) << " loading + 1 consumed per CTA)";
   else
@@ -172,7 +185,8 @@ schedule_plan plan_schedule(const device_caps& caps, const schedule_request& req
   schedule_plan p;
   const double latency = req.latency_ns > 0 ? req.latency_ns : default_memory_latency_ns(caps);
   const double demand = req.demand_bytes_per_second_per_sm > 0 ? req.demand_bytes_per_second_per_sm : per_sm_dram(caps);
-  p.needed_bytes = latency * 1e-9 * demand;
+  const double transfer = transfer_ns(req.tile_bytes, req.fill_bytes_per_second_per_sm);
+  p.needed_bytes = (latency + transfer) * 1e-9 * demand;
   const int sms = caps.sm_count > 0 ? caps.sm_count : 1;
   const long long resident = static_cast<long long>(sms) * req.ctas_per_sm;
   // One tile per CTA: each resident CTA keeps min(steps of its tile, stages - 1) stages in flight.
@@ -194,7 +208,7 @@ schedule_plan plan_schedule(const device_caps& caps, const schedule_request& req
       why << "one tile per CTA: " << req.ctas_per_sm << " resident CTAs/SM x " << (steps < ahead ? steps : ahead) << " x "
           << double(req.tile_bytes) / 1024.0 << " KiB = "
           << per_tile / 1024.0 << " KiB in flight per SM >= the " << p.needed_bytes / 1024.0 << " KiB Little's law asks for ("
-          << latency << " ns x " << demand / 1e9 << " GB/s per SM); residency hides the latency";
+          << latency + transfer << " ns x " << demand / 1e9 << " GB/s per SM); residency hides the latency";
     else
       why << "one tile per CTA: a tile of " << steps << " steps already keeps the pipeline's " << ahead << " stage"
           << (ahead == 1 ? "" : "s") << " in flight in each of " << req.ctas_per_sm << " resident CTAs/SM ("
@@ -256,6 +270,7 @@ launch_plan plan_launch(const device_caps& caps, const launch_plan_request& req)
   sr.steps_per_tile = req.steps_per_tile;
   sr.demand_bytes_per_second_per_sm = q.demand_bytes_per_second_per_sm;
   sr.latency_ns = q.latency_ns;
+  sr.fill_bytes_per_second_per_sm = q.fill_bytes_per_second_per_sm;
   const schedule_plan sp = plan_schedule(caps, sr);
   p.one_tile_per_cta = !sp.schedule.persistent();
   p.reason = st.reason + "; grid: " + sp.reason;

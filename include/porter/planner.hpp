@@ -6,7 +6,15 @@
 // EECS-2016-143). For one SM that must consume `demand` bytes/s from a memory whose latency is
 // `latency`, the copies in flight on that SM must add up to
 //
-//     needed = latency x demand                                    (bytes per SM)
+//     needed = demand x (latency + stage_bytes / fill)              (bytes per SM)
+//
+// where `fill` is the rate at which one SM's copies arrive while every SM loads (the SM's share of
+// the bandwidth of the memory that serves them). A stage is usable only when its last byte has
+// landed, `latency + stage_bytes / fill` after its copies were issued; with fill unknown (0) the
+// transfer term is left out and needed = latency x demand, which assumes the stage arrives at once.
+// The term matters for compute-bound kernels with large stages: on the H200 (session 33) the
+// mma.sync bf16 GEMM's 48 KiB stages ran at 0.83-0.88x of their best point at the 2 stages that
+// latency x demand alone asked for (23 KiB needed, 48 KiB in flight).
 //
 // A pipeline of S stages keeps S - 1 stages in flight while it consumes one, and each SM runs
 // `ctas` CTAs (occupancy: CUDA C++ Best Practices Guide, "Occupancy"; the CUDA occupancy
@@ -34,9 +42,10 @@
 //
 // Inputs that porter-bench measures in the same run (and a caller may pass instead of defaults):
 // `latency_ns` from a pointer chase over a buffer several times the L2 (default_memory_latency_ns()
-// otherwise), the read bandwidth per SM from the device-to-device copy, and for compute-bound
-// kernels the consumption rate bytes_per_stage / time_per_stage at the achievable arithmetic rate
-// (demand_from_flops()).
+// otherwise), the read bandwidth per SM from the device-to-device copy, for compute-bound kernels
+// the consumption rate bytes_per_stage / time_per_stage at the achievable arithmetic rate
+// (demand_from_flops()), and `fill` from reads of an L2-resident buffer by every SM (the rate at
+// which a GEMM's operand tiles, which other CTAs read too, arrive).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -66,6 +75,11 @@ struct stage_plan_request {
   std::array<int, 9> ctas_per_sm_by_stages{};
   double demand_bytes_per_second_per_sm = 0;  ///< bytes/s one SM must receive (0: DRAM peak / SMs)
   double latency_ns = 0;                ///< memory latency, ns (0: default_memory_latency_ns)
+  /// Bytes/s at which one SM's copies arrive while every SM loads: the SM's share of the bandwidth
+  /// of the memory that serves them (porter-bench: an L2-resident buffer read by every SM, divided
+  /// by the SMs). A stage lands stage_bytes / fill after its first byte. 0: not known, the transfer
+  /// time is not counted (needed = latency x demand).
+  double fill_bytes_per_second_per_sm = 0;
   int max_stages = 8;                   ///< upper clamp (1..8)
 };
 
@@ -73,10 +87,11 @@ struct stage_plan_request {
 struct stage_plan {
   int stages = 1;                  ///< recommended stage count, 1..8
   int ctas_per_sm = 0;             ///< CTAs per SM at that count (0: does not fit)
-  double needed_bytes = 0;         ///< latency x demand, bytes per SM
+  double needed_bytes = 0;         ///< demand x (latency + stage_bytes / fill), bytes per SM
   double in_flight_bytes = 0;      ///< (stages - 1) x stage_bytes x ctas_per_sm, bytes per SM
   double latency_ns = 0;           ///< latency used, ns
   double demand_bytes_per_second_per_sm = 0;  ///< demand used, bytes/s per SM
+  double transfer_ns = 0;          ///< stage_bytes / fill, ns (0: fill not known)
   std::string reason;              ///< one sentence: which rule decided
 };
 
@@ -109,7 +124,7 @@ int plan_stages(const device_caps& caps, std::size_t bytes_per_stage, int ctas_p
 // THE RULE (bytes in flight, the way cub::DeviceTransform sizes its tiles from occupancy). A
 // one-tile-per-CTA grid keeps, on each SM, ctas_per_sm tiles loading at once: when
 //
-//     ctas_per_sm x tile_bytes >= needed (= latency x demand, as above)
+//     ctas_per_sm x tile_bytes >= needed (= demand x (latency + tile_bytes / fill), as above)
 //
 // residency alone hides the latency, every CTA runs one tile and exits, and the grid is as large as
 // the problem (tiles CTAs): no CTA waits at the end for a round-robin share it does not have. When it
@@ -140,6 +155,7 @@ struct schedule_request {
   int steps_per_tile = 1;               ///< pipeline steps per tile (a GEMM output tile: its K-tiles)
   double demand_bytes_per_second_per_sm = 0;  ///< bytes/s one SM must receive (0: DRAM peak / SMs)
   double latency_ns = 0;                ///< memory latency, ns (0: default_memory_latency_ns)
+  double fill_bytes_per_second_per_sm = 0;  ///< as stage_plan_request's (0: the transfer time is not counted)
 };
 
 /// plan_schedule's answer and the numbers behind it.

@@ -193,6 +193,61 @@ TEST(Planner, LaunchOfLongTilesPlansStagesInsideEachCta) {
   EXPECT_NE(p.reason.find("grid: one tile per CTA"), std::string::npos) << p.reason;
 }
 
+TEST(Planner, ALargeStageCountsTheTimeItsBytesTakeToLand) {
+  // The bf16 mma.sync GEMM's shape on the H200: 48 KiB stages, 1 CTA/SM, 340 ns, 68 GB/s per SM.
+  // Without a fill rate: needed = 340 ns x 68 GB/s = 23120 B, and S = 2 keeps 1 x 49152 B >= it.
+  auto q = request(path_id::tma, 49152, 340, 68);
+  q.ctas_per_sm_limit = 1;
+  const auto before = porter::plan_stages(h200(), q);
+  EXPECT_EQ(before.stages, 2);
+  EXPECT_DOUBLE_EQ(before.transfer_ns, 0.0);
+  EXPECT_NEAR(before.needed_bytes, 23120.0, 1e-6);
+  // At 60 GB/s per SM a stage lands 49152 / 60e9 s = 819.2 ns after its first byte: needed =
+  // (340 + 819.2) ns x 68 GB/s = 78825.6 B. S = 2 keeps 49152 B (short); S = 3 keeps 98304 B.
+  q.fill_bytes_per_second_per_sm = 60e9;
+  const auto p = porter::plan_stages(h200(), q);
+  EXPECT_EQ(p.stages, 3);
+  EXPECT_NEAR(p.transfer_ns, 819.2, 1e-9);
+  EXPECT_NEAR(p.needed_bytes, 78825.6, 1e-6);
+  EXPECT_DOUBLE_EQ(p.in_flight_bytes, 98304.0);
+  EXPECT_NE(p.reason.find("(340 + 819 ns to land a 48 KiB stage at 60 GB/s per SM)"), std::string::npos) << p.reason;
+  // A fast fill makes the term small: at 600 GB/s per SM, (340 + 81.92) x 68 = 28690.6 B: S = 2.
+  q.fill_bytes_per_second_per_sm = 600e9;
+  EXPECT_EQ(porter::plan_stages(h200(), q).stages, 2);
+  // plan_launch passes the fill rate to the schedule as well: a GEMM tile of 128 K-steps at the
+  // 60 GB/s fill keeps 2 stages in flight in its one CTA/SM (98304 B >= 78825.6 B = 77.0 KiB): one
+  // tile per CTA.
+  porter::launch_plan_request lq;
+  lq.stages = q;
+  lq.stages.fill_bytes_per_second_per_sm = 60e9;
+  lq.tiles = 2048;
+  lq.steps_per_tile = 128;
+  const auto l = porter::plan_launch(h200(), lq);
+  EXPECT_EQ(l.stages, 3);
+  EXPECT_TRUE(l.one_tile_per_cta);
+  EXPECT_NE(l.reason.find("77.0 KiB Little's law asks for (1159.2 ns x 68.0 GB/s per SM)"), std::string::npos) << l.reason;
+}
+
+TEST(Planner, ScheduleCountsTheTileTransferTimeWhenTheFillIsKnown) {
+  // 16 KiB one-step tiles, 2 CTAs/SM, 3 stages, 300 ns x 40 GB/s = 12000 B: one tile per resident
+  // CTA keeps 2 x 16384 = 32768 B >= 12000, one tile per CTA. At a 10 GB/s fill a tile lands
+  // 1638.4 ns after its first byte: needed = (300 + 1638.4) x 40 = 77536 B > 32768, and a
+  // persistent CTA keeps 2 tiles (2 x 2 x 16384 = 65536 B, more than 32768): persistent.
+  porter::schedule_request sr;
+  sr.tiles = 100000;
+  sr.tile_bytes = 16384;
+  sr.stages = 3;
+  sr.ctas_per_sm = 2;
+  sr.latency_ns = 300;
+  sr.demand_bytes_per_second_per_sm = 40e9;
+  EXPECT_FALSE(porter::plan_schedule(h200(), sr).schedule.persistent());
+  sr.fill_bytes_per_second_per_sm = 10e9;
+  const auto p = porter::plan_schedule(h200(), sr);
+  EXPECT_TRUE(p.schedule.persistent());
+  EXPECT_NEAR(p.needed_bytes, 77536.0, 1e-6);
+  EXPECT_DOUBLE_EQ(p.in_flight_bytes, 65536.0);
+}
+
 TEST(Planner, ScheduleGoesPersistentWhenResidencyCannotHideTheLatency) {
   // 1 KiB tiles, 2 CTAs/SM, 3 stages, one step per tile: a resident CTA keeps min(1, 2) = 1 tile
   // in flight, 2 x 1024 = 2048 B per SM < 600 ns x 50 GB/s = 30000 B: persistent, 132 x 2 CTAs.
