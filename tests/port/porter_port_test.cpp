@@ -178,6 +178,7 @@ TEST(Fixtures, CudaPipelineAndPortersOwnPipelineIsNoSite) { check_fixture("cuda_
 TEST(Fixtures, CudaBarrierAndASyncOnlyBarrierIsNoSite) { check_fixture("cuda_barrier.cu"); }
 TEST(Fixtures, CudaTmaParityAndProxyFenceHazards) { check_fixture("cuda_tma.cu"); }
 TEST(Fixtures, CooperativeGroupsAndUntypedMemcpyAsync) { check_fixture("cooperative_groups.cu"); }
+TEST(Fixtures, GenericReadsOfABulkFilledStageNeedAProxyFenceBeforeTheRelease) { check_fixture("proxy_read.cu"); }
 TEST(Fixtures, CutlassAndCuteNames) { check_fixture("cutlass.cu"); }
 TEST(Fixtures, CommentsStringsMacrosContinuations) { check_fixture("lexer_cases.cu"); }
 TEST(Fixtures, WaitCountAgainstStageCount) { check_fixture("wait_count.cu"); }

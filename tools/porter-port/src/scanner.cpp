@@ -644,41 +644,60 @@ void add_hit(file_ctx& f, int ui, std::size_t ti, int line, int col, std::string
   f.hits.push_back(std::move(h));
 }
 
-/// One asm statement at t[i] (`asm`, `__asm__`): its PTX instructions.
-void scan_asm(file_ctx& f, int ui, std::size_t i) {
-  const toks& t = f.units[std::size_t(ui)].t;
+/// An asm statement's parts: the PTX template (its string literals concatenated, string macros
+/// included), where each literal starts, its operand expressions and the closing `)`.
+struct asm_parts {
+  std::string tmpl;
+  std::vector<std::pair<std::size_t, std::size_t>> where;  ///< (offset in tmpl, token index)
+  std::vector<std::vector<std::string>> operands;          ///< "constraint"(expr), outputs then inputs
+  std::size_t close = 0;                                   ///< index of the `)`; 0 when t[i] is no asm statement
+};
+
+/// Read the asm statement at t[i] (`asm`, `__asm__`).
+asm_parts read_asm(const file_ctx& f, const toks& t, std::size_t i) {
+  asm_parts a;
   std::size_t j = i + 1;
   while (j < t.size() && (is(t[j], "volatile") || is(t[j], "__volatile__") || is(t[j], "goto") || is(t[j], "inline"))) ++j;
-  if (j >= t.size() || !is(t[j], "(")) return;
-  const std::size_t close = match_fwd(t, j);
+  if (j >= t.size() || !is(t[j], "(")) return a;
+  a.close = match_fwd(t, j);
+  const std::size_t close = a.close;
   // The template: the string literals before the first top-level ':'; remember each one's line.
-  std::string tmpl;
-  std::vector<std::pair<std::size_t, std::size_t>> where;  // (offset in tmpl, token index)
+  // `::` (no outputs: `asm("..." :: "r"(x))`) is one token to the lexer: two section separators.
   std::size_t k = j + 1;
-  for (; k < close && !is(t[k], ":"); ++k)
+  for (; k < close && !is(t[k], ":") && !is(t[k], "::"); ++k)
     if (t[k].kind == tok::string) {
-      where.emplace_back(tmpl.size(), k);
-      tmpl += t[k].value;
+      a.where.emplace_back(a.tmpl.size(), k);
+      a.tmpl += t[k].value;
     } else if (is_ident(t[k]) && f.string_macros.count(t[k].text)) {  // asm(PTX_TEXT ...)
-      where.emplace_back(tmpl.size(), k);
-      tmpl += f.string_macros.at(t[k].text);
+      a.where.emplace_back(a.tmpl.size(), k);
+      a.tmpl += f.string_macros.at(t[k].text);
     }
   // Operands: "constraint"(expr) in the output and input sections, numbered across both.
-  std::vector<std::vector<std::string>> operands;
   int section = 0;
   for (; k < close; ++k) {
-    if (is(t[k], ":")) {
-      if (++section > 2) break;
+    if (is(t[k], ":") || is(t[k], "::")) {
+      if ((section += is(t[k], "::") ? 2 : 1) > 2) break;
       continue;
     }
     if (t[k].kind == tok::string && k + 1 < close && is(t[k + 1], "(")) {
       const std::size_t e = match_fwd(t, k + 1);
       std::vector<std::string> ex;
       for (std::size_t m = k + 2; m < e; ++m) ex.push_back(t[m].text);
-      operands.push_back(ex);
+      a.operands.push_back(ex);
       k = e;
     }
   }
+  return a;
+}
+
+/// One asm statement at t[i] (`asm`, `__asm__`): its PTX instructions.
+void scan_asm(file_ctx& f, int ui, std::size_t i) {
+  const toks& t = f.units[std::size_t(ui)].t;
+  const asm_parts parts = read_asm(f, t, i);
+  if (!parts.close) return;
+  const std::string& tmpl = parts.tmpl;
+  const auto& where = parts.where;
+  const auto& operands = parts.operands;
   auto line_at = [&](std::size_t off) {
     std::size_t tk = where.empty() ? i : where.front().second;
     for (const auto& w : where)
@@ -1152,6 +1171,37 @@ bool mentions(const std::vector<std::string>& e, const fn_facts& x, std::size_t 
   return false;
 }
 
+/// The token range [begin, end) of the statement holding t[i]: back to the previous `;`, `{` or
+/// `}` at the same depth, forward to the next `;` (brackets skipped), within [lo, hi).
+std::pair<std::size_t, std::size_t> statement_around(const toks& t, std::size_t i, std::size_t lo, std::size_t hi) {
+  std::size_t b = i;
+  for (int d = 0; b > lo; --b) {
+    const token& k = t[b - 1];
+    if (is(k, ")") || is(k, "]")) ++d;
+    else if ((is(k, "(") || is(k, "[")) && d > 0) --d;
+    else if (d == 0 && (is(k, ";") || is(k, "{") || is(k, "}"))) break;
+  }
+  std::size_t e = i;
+  for (; e < hi; ++e) {
+    if (is(t[e], "(") || is(t[e], "[")) e = match_fwd(t, e);
+    else if (is(t[e], ";")) break;
+  }
+  return {b, std::min(e + 1, hi)};
+}
+
+/// Does this PTX read shared memory through the generic proxy (ld.shared / ld.*.shared, ldmatrix,
+/// ldu is global only)?
+bool generic_shared_load(const std::string& ptx) {
+  if (ptx.find("ldmatrix") != std::string::npos) return true;
+  for (std::size_t p = ptx.find("ld."); p != std::string::npos; p = ptx.find("ld.", p + 3)) {
+    if (p > 0 && (std::isalnum(static_cast<unsigned char>(ptx[p - 1])) || ptx[p - 1] == '.' || ptx[p - 1] == '_')) continue;
+    const std::size_t e = ptx.find_first_of(" \t", p);
+    const std::string op = ptx.substr(p, e == std::string::npos ? std::string::npos : e - p);
+    if (op.find(".shared") != std::string::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 const std::vector<std::string>& idiom_names() {
@@ -1162,7 +1212,7 @@ const std::vector<std::string>& idiom_names() {
 
 const std::vector<std::string>& hazard_names() {
   static const std::vector<std::string> v = {"parity-from-loop-counter", "wait-count-mismatch", "generic-store-before-bulk-copy",
-                                             "untyped-memcpy-async"};
+                                             "generic-read-before-bulk-refill", "untyped-memcpy-async"};
   return v;
 }
 
@@ -1335,6 +1385,40 @@ report scan(const std::vector<source_file>& files) {
         break;
       }
 
+  // ---- functions and macros that read shared memory through the generic proxy (an asm ld.shared
+  // or ldmatrix, or a call of such a function), by name per file, to a fixed point
+  std::vector<std::set<std::string>> loaders(ctx.size());
+  for (std::size_t fi = 0; fi < ctx.size(); ++fi)
+    for (const fn_def& d : ctx[fi].fns) {
+      if (d.global || d.name.empty()) continue;
+      const toks& t = ctx[fi].units[std::size_t(d.unit)].t;
+      for (std::size_t i = d.begin; i < std::min(d.end, t.size()); ++i)
+        if (is(t[i], "asm") || is(t[i], "__asm__") || is(t[i], "__asm")) {
+          const asm_parts a = read_asm(ctx[fi], t, i);
+          if (a.close && generic_shared_load(a.tmpl)) {
+            loaders[fi].insert(d.name);
+            break;
+          }
+        }
+    }
+  auto loader_visible = [&](std::size_t fi, const std::string& name) {
+    return std::any_of(sees[fi].begin(), sees[fi].end(), [&](std::size_t b) { return loaders[b].count(name) > 0; });
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t fi = 0; fi < ctx.size(); ++fi)
+      for (const fn_def& d : ctx[fi].fns) {
+        if (d.global || d.name.empty() || loaders[fi].count(d.name)) continue;
+        const toks& t = ctx[fi].units[std::size_t(d.unit)].t;
+        for (std::size_t i = d.begin; i < std::min(d.end, t.size()); ++i)
+          if (is_ident(t[i]) && t[i].text != d.name && call_paren(t, i) && loader_visible(fi, t[i].text)) {
+            loaders[fi].insert(d.name);
+            changed = true;
+            break;
+          }
+      }
+  }
+
   // ---- sites, wrapped primitives and hazards, per function
   for (std::size_t fi = 0; fi < ctx.size(); ++fi) {
     file_ctx& f = ctx[fi];
@@ -1441,6 +1525,126 @@ report scan(const std::vector<source_file>& files) {
                       "porter's tma lowering fences (fence.proxy.async) wherever its own thread stores share a stage with bulk copies");
             break;
           }
+        }
+      }
+      // generic-read-before-bulk-refill: a bulk copy's destination read through the generic proxy,
+      // then released by an mbarrier arrival with no proxy fence between the read and the arrival.
+      if (!bulk_roots.empty()) {
+        const fn_def& d = f.fns[std::size_t(fn)];
+        const toks& t = f.units[std::size_t(d.unit)].t;
+        const std::size_t end = std::min(d.end, t.size());
+        // Statements that are primitives (the copies themselves, waits, ...): uses there are no reads.
+        std::vector<std::pair<std::size_t, std::size_t>> prim_stmts;
+        for (const hit* h : hs)
+          if (h->unit == d.unit) prim_stmts.push_back(statement_around(t, h->tok, d.begin, end));
+        auto in_prim = [&](std::size_t i) {
+          return std::any_of(prim_stmts.begin(), prim_stmts.end(), [&](const auto& r) { return r.first <= i && i < r.second; });
+        };
+        // Local aliases of the stage: `name = <expr>` where expr takes an object's address
+        // (`&ring[s][0]`, `__cvta_generic_to_shared(&tile[i])`) or uses a pointer without indexing
+        // it (`smem + off`); a name then stands for the object it points into.
+        std::map<std::string, std::string> alias;
+        for (std::size_t i = d.begin; i + 2 < end; ++i) {
+          if (!is_ident(t[i]) || !is(t[i + 1], "=")) continue;
+          std::vector<std::string> ex;
+          std::size_t k = i + 2;
+          for (int depth = 0; k < end; ++k) {
+            if (is(t[k], "(") || is(t[k], "[") || is(t[k], "{")) ++depth;
+            else if (is(t[k], ")") || is(t[k], "]") || is(t[k], "}")) {
+              if (--depth < 0) break;
+            } else if (depth == 0 && (is(t[k], ";") || is(t[k], ","))) break;
+            ex.push_back(t[k].text);
+          }
+          std::string target;
+          for (std::size_t m = 0; m + 1 < ex.size() && target.empty(); ++m)
+            if (ex[m] == "&" && (std::isalpha(static_cast<unsigned char>(ex[m + 1][0])) || ex[m + 1][0] == '_')) target = ex[m + 1];
+          if (target.empty()) {
+            const std::string r = root_of(ex);
+            const auto at = std::find(ex.begin(), ex.end(), r);
+            if (!r.empty() && !(at + 1 < ex.end() && at[1] == "[")) target = r;
+          }
+          if (!target.empty() && target != t[i].text) alias[t[i].text] = target;
+        }
+        auto canon = [&](std::string x) {
+          for (int n = 0; n < 8; ++n) {
+            const auto it = alias.find(x);
+            if (it == alias.end()) break;
+            x = it->second;
+          }
+          return x;
+        };
+        std::set<std::string> roots;
+        for (const std::string& r : bulk_roots) roots.insert(canon(r));
+        auto stage_name = [&](const token& k) { return is_ident(k) && roots.count(canon(k.text)) > 0; };
+        auto mentions_stage = [&](std::size_t b, std::size_t e) {
+          for (std::size_t m = b; m < e; ++m)
+            if (stage_name(t[m])) return true;
+          return false;
+        };
+        std::vector<std::pair<std::size_t, int>> reads;  // (token, line)
+        for (std::size_t i = d.begin; i < end; ++i) {
+          if (is(t[i], "asm") || is(t[i], "__asm__") || is(t[i], "__asm")) {
+            const asm_parts a = read_asm(f, t, i);
+            if (!a.close) continue;
+            if (generic_shared_load(a.tmpl) && mentions_stage(i, a.close)) reads.emplace_back(i, t[i].line);
+            i = a.close;
+            continue;
+          }
+          if (!is_ident(t[i]) || in_prim(i)) continue;
+          // A call of a function that loads shared memory through the generic proxy (ldmatrix4(...)).
+          if (const std::size_t p = call_paren(t, i); p && loader_visible(fi, t[i].text)) {
+            const std::size_t close = match_fwd(t, p);
+            if (mentions_stage(p, close)) reads.emplace_back(i, t[i].line);
+            i = close;
+            continue;
+          }
+          if (!stage_name(t[i])) continue;
+          if (i > 0 && (is(t[i - 1], ".") || is(t[i - 1], "->") || is(t[i - 1], "::") || is(t[i - 1], "&"))) continue;
+          // A declaration (`float buf[2][1024]`): the name follows a word (its type or a qualifier).
+          if (i > 0 && is_ident(t[i - 1]) && !is(t[i - 1], "return")) continue;
+          std::size_t k = i + 1;
+          bool indexed = false;
+          while (k < end && is(t[k], "[")) {
+            k = match_fwd(t, k) + 1;
+            indexed = true;
+          }
+          static const std::set<std::string> assign = {"=", "+=", "-=", "*=", "/=", "|=", "&=", "^=", "++", "--"};
+          if (indexed && k < end && !assign.count(t[k].text)) reads.emplace_back(i, t[i].line);
+        }
+        // Releases: mbarrier arrivals (PTX, cuda::ptx, cuda::barrier) and calls of wrappers of them;
+        // fences: fence.proxy.async and calls of wrappers holding one.
+        std::vector<const hit*> arrivals;
+        std::vector<std::size_t> fences;
+        for (const hit* h : hs) {
+          if (h->unit != d.unit) continue;
+          const wrapper* w = nullptr;
+          if (h->s.role == "call")
+            for (const auto& [key, ww] : wraps)
+              if (ww.name == h->s.via && sees[fi].count(key.first)) w = &ww;
+          auto has = [&](const char* r) { return w && std::find(w->roles.begin(), w->roles.end(), r) != w->roles.end(); };
+          if (h->s.role == "fence" || has("fence")) fences.push_back(h->tok);
+          const bool mbarrier_arrive = h->s.role == "arrive" && h->s.idiom != "asm-cp-async" && h->s.idiom != "pipeline-primitives";
+          if (mbarrier_arrive || (has("arrive") && !has("copy"))) arrivals.push_back(h);
+        }
+        for (const hit* a : arrivals) {
+          const std::pair<std::size_t, int>* last = nullptr;
+          for (const auto& r : reads)
+            if (r.first < a->tok) last = &r;
+          if (!last) continue;
+          const bool fenced_between =
+              std::any_of(fences.begin(), fences.end(), [&](std::size_t x) { return last->first < x && x < a->tok; });
+          if (fenced_between) continue;
+          std::string root;
+          for (std::size_t i = last->first; i < end && root.empty(); ++i)
+            if (stage_name(t[i])) root = canon(t[i].text);
+          hazard_at(a->s.line, "generic-read-before-bulk-refill",
+                    "`" + root + "` is filled by a bulk copy, read through the generic proxy (line " + std::to_string(last->second) +
+                        ") and released by the mbarrier arrival " + a->s.construct +
+                        " with no fence.proxy.async between: the mbarrier orders the generic proxy only, so the next bulk refill may "
+                        "overwrite the stage under the reads",
+                    "porter's tma consumer_release runs fence.proxy.async.shared::cta before its EMPTY arrival (without it the H200 "
+                    "computed wrong results in 20 of 20 runs of a warp-specialized GEMM)");
+          break;
         }
       }
     }
