@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <algorithm>
+#include <functional>
+#include <limits>
 #include <cctype>
 #include <map>
 #include <optional>
@@ -177,6 +179,21 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
+/// The leading decimal digits of `x` (digit separators skipped) as a number; nullopt when there are
+/// none or the value does not fit a long (input is untrusted source text).
+std::optional<long> leading_number(const std::string& x) {
+  long v = 0;
+  bool any = false;
+  for (char c : x) {
+    if (c == '\'') continue;
+    if (!std::isdigit(static_cast<unsigned char>(c))) break;
+    if (v > (std::numeric_limits<long>::max() - (c - '0')) / 10) return std::nullopt;
+    v = v * 10 + (c - '0');
+    any = true;
+  }
+  return any ? std::optional<long>(v) : std::nullopt;
+}
+
 /// Integer value of a small expression: numbers and known constants joined by + and -.
 std::optional<long> eval(const std::vector<std::string>& e, const std::map<std::string, std::string>& constants, int depth = 0) {
   if (e.empty() || depth > 4) return std::nullopt;
@@ -189,11 +206,9 @@ std::optional<long> eval(const std::vector<std::string>& e, const std::map<std::
     if (want_term) {
       long term = 0;
       if (!x.empty() && std::isdigit(static_cast<unsigned char>(x[0]))) {
-        std::string digits;
-        for (char c : x)
-          if (std::isdigit(static_cast<unsigned char>(c))) digits.push_back(c);
-          else if (c != '\'') break;
-        term = std::stol(digits);
+        const auto n = leading_number(x);
+        if (!n) return std::nullopt;
+        term = *n;
       } else if (auto it = constants.find(x); it != constants.end()) {
         std::istringstream is(it->second);
         std::vector<std::string> sub;
@@ -224,8 +239,11 @@ std::optional<std::pair<std::string, long>> symbolic(const std::vector<std::stri
     if (x != "(" && x != ")") v.push_back(x);
   if (v.empty() || !(std::isalpha(static_cast<unsigned char>(v[0][0])) || v[0][0] == '_')) return std::nullopt;
   if (v.size() == 1) return std::make_pair(v[0], 0L);
-  if (v.size() == 3 && (v[1] == "+" || v[1] == "-") && std::isdigit(static_cast<unsigned char>(v[2][0])))
-    return std::make_pair(v[0], (v[1] == "-" ? -1L : 1L) * std::stol(v[2]));
+  if (v.size() == 3 && (v[1] == "+" || v[1] == "-") && std::isdigit(static_cast<unsigned char>(v[2][0]))) {
+    const auto n = leading_number(v[2]);
+    if (!n) return std::nullopt;
+    return std::make_pair(v[0], (v[1] == "-" ? -1L : 1L) * *n);
+  }
   return std::nullopt;
 }
 
@@ -548,8 +566,14 @@ void read_variables(file_ctx& f) {
         std::size_t k = i + 1;
         if (k < t.size() && is(t[k], "<")) k = skip_angles(t, k);
         while (k < t.size() && (is(t[k], "&") || is(t[k], "*") || is(t[k], "const") || is(t[k], "&&"))) ++k;
-        if (k + 1 < t.size() && is_ident(t[k]) && !is(t[k + 1], "(") && !is(t[k + 1], "::")) {
+        // Every declarator: `barrier full[2], empty[2];` declares both.
+        while (k + 1 < t.size() && is_ident(t[k]) && !is(t[k + 1], "(") && !is(t[k + 1], "::")) {
           (q_pipe ? f.pipe_vars : q_bar ? f.barrier_vars : f.aligned_vars)[t[k].text].insert(fn);
+          std::size_t n = k + 1;
+          while (n < t.size() && is(t[n], "[")) n = match_fwd(t, n) + 1;
+          if (n + 1 >= t.size() || !is(t[n], ",")) break;
+          k = n + 1;
+          while (k < t.size() && (is(t[k], "&") || is(t[k], "*"))) ++k;
         }
       }
       // X = ... make_pipeline / aligned_size_t ... ;
@@ -706,8 +730,8 @@ void scan_asm(file_ctx& f, int ui, std::size_t i) {
   };
   auto operand_expr = [&](const std::string& op) -> std::vector<std::string> {
     if (op.size() > 1 && op[0] == '%' && std::isdigit(static_cast<unsigned char>(op[1]))) {
-      const std::size_t n = std::stoul(op.substr(1));
-      if (n < operands.size()) return operands[n];
+      const auto n = leading_number(op.substr(1));
+      if (n && std::size_t(*n) < operands.size()) return operands[std::size_t(*n)];
     }
     return {op};
   };
@@ -1059,21 +1083,43 @@ void scan_unit(file_ctx& f, int ui) {
 /// cuda::barrier members and init() on the barriers that complete a cuda::memcpy_async.
 void scan_barrier_members(file_ctx& f) {
   std::set<std::pair<int, std::string>> used;  // (function, barrier) pairs that complete a copy
-  for (const hit& h : f.hits)
+  std::set<int> tma_fns;                        // functions with a cuda::device::memcpy_async_tx
+  for (const hit& h : f.hits) {
     if (h.s.idiom == "cuda-barrier" && h.s.role == "copy") used.insert({h.fn, h.sync_obj});
-  if (used.empty()) return;
+    if (h.s.construct == "cuda::device::memcpy_async_tx") tma_fns.insert(h.fn);
+  }
+  if (used.empty() && tma_fns.empty()) return;
   for (int ui = 0; ui < int(f.units.size()); ++ui) {
     const toks& t = f.units[std::size_t(ui)].t;
     for (std::size_t i = 2; i < t.size(); ++i) {
       if (!is_ident(t[i]) || !call_paren(t, i)) continue;
       const int fn = f.units[std::size_t(ui)].owner[i];
-      if ((is(t[i - 1], ".") || is(t[i - 1], "->")) && used.count({fn, t[i - 2].text})) {
-        const std::string& m = t[i].text;
+      if (!(is(t[i - 1], ".") || is(t[i - 1], "->"))) {
+        if (t[i].text == "init" && !is(t[i - 1], "::")) {
+          const auto a = args_at(t, call_paren(t, i));
+          if (!a.empty() && used.count({fn, root_of(a[0])})) add_hit(f, ui, i, t[i].line, t[i].column, "cuda-barrier", "init", "init");
+        }
+        continue;
+      }
+      // The object: `bar.m(...)` or `bar[s].m(...)`.
+      std::size_t o = i - 2;
+      std::string index;
+      if (is(t[o], "]")) {
+        const std::size_t b = match_back(t, o);
+        if (b == SIZE_MAX || b == 0) continue;
+        index = "[...]";
+        o = b - 1;
+      }
+      const std::string obj = t[o].text;
+      const std::string& m = t[i].text;
+      if (used.count({fn, obj})) {
         const std::string role = m == "arrive_and_wait" || m == "wait" ? "wait" : m == "arrive" ? "arrive" : "";
-        if (!role.empty()) add_hit(f, ui, i, t[i].line, t[i].column, "cuda-barrier", role, t[i - 2].text + t[i - 1].text + m);
-      } else if (t[i].text == "init" && !is(t[i - 1], "::")) {
-        const auto a = args_at(t, call_paren(t, i));
-        if (!a.empty() && used.count({fn, root_of(a[0])})) add_hit(f, ui, i, t[i].line, t[i].column, "cuda-barrier", "init", "init");
+        if (!role.empty()) add_hit(f, ui, i, t[i].line, t[i].column, "cuda-barrier", role, obj + index + t[i - 1].text + m);
+      } else if (tma_fns.count(fn) && has_var(f.barrier_vars, obj, fn)) {
+        // A cuda::barrier of a bulk-copy (TMA) ring: its arrivals release stages (the EMPTY side) or
+        // complete FULL's arrival count; its waits wait for a phase.
+        const std::string role = m == "arrive" ? "arrive" : m == "wait" || m == "wait_parity" || m == "arrive_and_wait" ? "wait" : "";
+        if (!role.empty()) add_hit(f, ui, i, t[i].line, t[i].column, "cuda-tma", role, obj + index + t[i - 1].text + m);
       }
     }
   }
@@ -1184,7 +1230,7 @@ std::pair<std::size_t, std::size_t> statement_around(const toks& t, std::size_t 
   std::size_t e = i;
   for (; e < hi; ++e) {
     if (is(t[e], "(") || is(t[e], "[")) e = match_fwd(t, e);
-    else if (is(t[e], ";")) break;
+    else if (is(t[e], ";") || is(t[e], "{") || is(t[e], "}")) break;  // `while (!wait(...)) {}` ends at its body
   }
   return {b, std::min(e + 1, hi)};
 }
@@ -1200,6 +1246,340 @@ bool generic_shared_load(const std::string& ptx) {
     if (op.find(".shared") != std::string::npos) return true;
   }
   return false;
+}
+
+/// A name declared in a function or at file scope: its array rank (`float t[2][64]`: 2) and whether
+/// its type has a `*` (a pointer, or an array of pointers). `scalar`: rank 0, no `*`, not `auto`
+/// (an index or a count: never a stage).
+struct decl_info {
+  int rank = 0;
+  bool pointer = false;
+  bool scalar = false;
+};
+
+bool decl_keyword(const std::string& w) {
+  static const std::set<std::string> k = {"return", "case", "else", "goto", "new", "delete", "throw", "sizeof", "alignof",
+                                          "decltype", "co_return", "co_yield", "do", "typename", "using", "namespace"};
+  return k.count(w) > 0;
+}
+
+/// Declarations in t[lo, hi): a name that follows type tokens (words, `::`, `*`, `&`, template
+/// arguments, `alignas(...)`-style attributes) which start at a statement or parameter boundary.
+std::map<std::string, decl_info> declarations(const toks& t, std::size_t lo, std::size_t hi) {
+  std::map<std::string, decl_info> out;
+  for (std::size_t i = lo + 1; i < hi; ++i) {
+    if (!is_ident(t[i]) || decl_keyword(t[i].text)) continue;
+    if (i + 1 < hi && (is(t[i + 1], "(") || is(t[i + 1], "::") || is(t[i + 1], "<"))) continue;
+    bool pointer = false, autos = false;
+    int words = 0;
+    std::size_t j = i;
+    bool boundary = false;
+    while (j > lo) {
+      const token& k = t[j - 1];
+      if (is(k, "*")) pointer = true;
+      if (is(k, ">")) {  // a template argument list: skip it
+        int d = 0;
+        std::size_t m = j - 1;
+        for (; m > lo; --m) {
+          if (is(t[m], ">")) ++d;
+          else if (is(t[m], "<") && --d == 0) break;
+          else if (is(t[m], ";") || is(t[m], "{") || is(t[m], "}")) break;
+        }
+        if (!is(t[m], "<")) break;
+        j = m;
+        continue;
+      }
+      if (is(k, ")")) {  // alignas(128), __align__(16), __attribute__((...))
+        const std::size_t m = match_back(t, j - 1);
+        if (m == SIZE_MAX || m == 0 || m < lo + 1) break;
+        const std::string& w = t[m - 1].text;
+        if (w != "alignas" && w != "__align__" && w != "__attribute__" && w != "__declspec" && w != "__launch_bounds__") break;
+        j = m - 1;
+        continue;
+      }
+      if (is_ident(k) && !decl_keyword(k.text)) {
+        ++words;
+        if (k.text == "auto") autos = true;
+        --j;
+        continue;
+      }
+      if (is(k, "::") || is(k, "*") || is(k, "&") || is(k, "&&")) {
+        --j;
+        continue;
+      }
+      boundary = is(k, ";") || is(k, "{") || is(k, "}") || is(k, "(") || is(k, ",") || is(k, ":");
+      break;
+    }
+    if (j == lo) boundary = true;
+    if (!boundary || words == 0) continue;
+    decl_info d;
+    d.pointer = pointer;
+    for (std::size_t k = i + 1; k < hi && is(t[k], "["); k = match_fwd(t, k) + 1) ++d.rank;
+    d.scalar = d.rank == 0 && !pointer && !autos;
+    out[t[i].text] = d;
+  }
+  return out;
+}
+
+/// generic-read-before-bulk-refill in function `d` (its primitives `hs`): a buffer that a bulk copy
+/// refills in a loop, read through the generic proxy, then released by an mbarrier arrival with no
+/// fence.proxy.async (and no CTA barrier: that hand-off is not reported) between the last read and
+/// the arrival. Returns the arrival's line and the message, or nothing. `roles_of`: a primitive's
+/// role, or the roles a called wrapper holds; `is_loader`: a function of the scanned files that
+/// reads shared memory through the generic proxy (an asm ld.shared / ldmatrix).
+std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, const fn_def& d, const std::vector<const hit*>& hs,
+                                                             const std::function<std::vector<std::string>(const hit*)>& roles_of,
+                                                             const std::function<bool(const std::string&)>& is_loader) {
+  const toks& t = f.units[std::size_t(d.unit)].t;
+  const std::size_t lo = d.begin, end = std::min(d.end, t.size());
+  auto has_role = [&](const hit* h, const char* r) {
+    const auto v = roles_of(h);
+    return std::find(v.begin(), v.end(), r) != v.end();
+  };
+  // Loop bodies: a bulk copy there refills its buffer.
+  std::vector<std::pair<std::size_t, std::size_t>> loops;
+  for (std::size_t i = lo; i < end; ++i) {
+    if (is(t[i], "for") || is(t[i], "while")) {
+      if (i + 1 >= end || !is(t[i + 1], "(")) continue;
+      std::size_t b = match_fwd(t, i + 1) + 1;
+      if (b >= end) continue;
+      std::size_t e = b;
+      if (is(t[b], "{")) e = match_fwd(t, b);
+      else
+        for (; e < end && !is(t[e], ";"); ++e)
+          if (is(t[e], "(") || is(t[e], "[")) e = match_fwd(t, e);
+      loops.emplace_back(i, std::min(e, end));
+    } else if (is(t[i], "do") && i + 1 < end && is(t[i + 1], "{")) {
+      loops.emplace_back(i, std::min(match_fwd(t, i + 1), end));
+    }
+  }
+  auto in_loop = [&](std::size_t i) {
+    return std::any_of(loops.begin(), loops.end(), [&](const auto& r) { return r.first <= i && i <= r.second; });
+  };
+  std::vector<const hit*> copies;
+  for (const hit* h : hs)
+    if (h->unit == d.unit && (has_role(h, "bulk-copy") || has_role(h, "tensor-copy")) && in_loop(h->tok)) copies.push_back(h);
+  if (copies.empty()) return std::nullopt;
+
+  // Names: declarations (file scope and this function), then local aliases `name = <expr>`.
+  std::map<std::string, decl_info> decls = declarations(f.units[0].t, 0, f.units[0].t.size());
+  for (const auto& [n, di] : declarations(t, lo, end)) decls[n] = di;
+  auto value_indexes = [&](const std::string& n) {
+    const auto it = decls.find(n);
+    return it == decls.end() ? 1 : it->second.rank + (it->second.pointer ? 1 : 0);
+  };
+  auto scalar = [&](const std::string& n) {
+    const auto it = decls.find(n);
+    return it != decls.end() && it->second.scalar;
+  };
+  auto indexes_after = [&](std::size_t i, std::size_t* next) {
+    int n = 0;
+    std::size_t k = i + 1;
+    while (k < t.size() && is(t[k], "[")) {
+      k = match_fwd(t, k) + 1;
+      ++n;
+    }
+    if (next) *next = k;
+    return n;
+  };
+  std::map<std::string, std::vector<std::string>> alias;  // name -> the objects its initializer points into (below)
+  static const std::set<std::string> type_words = {"reinterpret_cast", "static_cast", "const_cast", "const", "volatile",
+                                                   "unsigned", "signed", "char", "void", "float", "double", "int", "long",
+                                                   "short", "bool", "auto", "std", "cuda", "ptx"};
+  // Objects whose address an expression t[b, e) carries: `&x[...]`, an array or pointer not indexed
+  // down to an element (`tile[s]`, `smem + off`), not an index, a callee, a member or a scalar.
+  auto addresses_in = [&](std::size_t b, std::size_t e) {
+    std::vector<std::string> out;
+    for (std::size_t k = b; k < e; ++k) {
+      if (is(t[k], "[")) {  // an index: not an address
+        k = match_fwd(t, k);
+        continue;
+      }
+      if (is(t[k], "<") && k > b && (is(t[k - 1], "reinterpret_cast") || is(t[k - 1], "static_cast") || is(t[k - 1], "const_cast"))) {
+        k = skip_angles(t, k) - 1;
+        continue;
+      }
+      if (!is_ident(t[k]) || type_words.count(t[k].text) || decl_keyword(t[k].text)) continue;
+      if (k + 1 < e && (is(t[k + 1], "(") || is(t[k + 1], "::") || is(t[k + 1], "<"))) continue;
+      if (k > b && (is(t[k - 1], ".") || is(t[k - 1], "->") || is(t[k - 1], "::"))) continue;
+      if (scalar(t[k].text) && !alias.count(t[k].text)) continue;  // an index or a count (a shared address held in an
+                                                                   // integer, `unsigned a = smem_u32(tile[s])`, has an alias)
+      const bool address_of = k > b && is(t[k - 1], "&");
+      const int n = indexes_after(k, nullptr);
+      if (address_of || n < value_indexes(t[k].text) || (n == 0 && alias.count(t[k].text))) out.push_back(t[k].text);
+    }
+    return out;
+  };
+  for (std::size_t i = lo; i + 2 < end; ++i) {
+    if (!is_ident(t[i]) || !is(t[i + 1], "=")) continue;
+    std::size_t k = i + 2;
+    for (int depth = 0; k < end; ++k) {
+      if (is(t[k], "(") || is(t[k], "[") || is(t[k], "{")) ++depth;
+      else if (is(t[k], ")") || is(t[k], "]") || is(t[k], "}")) {
+        if (--depth < 0) break;
+      } else if (depth == 0 && (is(t[k], ";") || is(t[k], ","))) break;
+    }
+    for (const std::string& x : addresses_in(i + 2, k))
+      if (x != t[i].text) alias[t[i].text].push_back(x);
+  }
+  // The objects a name stands for: the ends of its alias chains.
+  std::map<std::string, std::set<std::string>> base_memo;
+  std::function<const std::set<std::string>&(const std::string&, int)> base = [&](const std::string& n, int depth) -> const std::set<std::string>& {
+    if (const auto it = base_memo.find(n); it != base_memo.end()) return it->second;
+    std::set<std::string> r;
+    const auto a = alias.find(n);
+    if (a == alias.end() || depth > 16) {
+      r.insert(n);
+    } else {
+      base_memo[n] = {n};  // cycle guard
+      for (const std::string& x : a->second)
+        for (const std::string& y : base(x, depth + 1)) r.insert(y);
+    }
+    return base_memo[n] = r;
+  };
+  std::set<std::string> stage_objects;
+  std::string stage_label;
+  for (const hit* h : copies) {
+    std::vector<std::string> names;
+    if (h->s.role == "call") {
+      // A wrapper's destination may be any argument (tma_load(&map, &full[s], &tile[s][0], x, y)):
+      // every object an argument points into counts (a barrier or a tensor map is never read as data).
+      if (const std::size_t p = call_paren(t, h->tok)) names = addresses_in(p + 1, match_fwd(t, p));
+    } else if (const std::string n = root_of(h->dst); !n.empty()) {
+      names.push_back(n);  // `&tile[s][0]`, `smem_u32(ring[s])`, `dst`: tile, ring, dst
+    }
+    for (const std::string& n : names)
+      for (const std::string& y : base(n, 0)) {
+        stage_objects.insert(y);
+        if (stage_label.empty()) stage_label = y;
+      }
+  }
+  auto stage_name = [&](const std::string& n) {
+    for (const std::string& y : base(n, 0))
+      if (stage_objects.count(y)) return true;
+    return false;
+  };
+  auto mentions_stage = [&](std::size_t b, std::size_t e) {
+    for (const std::string& x : addresses_in(b, e))
+      if (stage_name(x)) return true;
+    return false;
+  };
+
+  // Statements that are primitives (the copies, waits, ...): uses there are no reads.
+  std::vector<std::pair<std::size_t, std::size_t>> prim_stmts;
+  for (const hit* h : hs)
+    if (h->unit == d.unit) prim_stmts.push_back(statement_around(t, h->tok, lo, end));
+  auto in_prim = [&](std::size_t i) {
+    return std::any_of(prim_stmts.begin(), prim_stmts.end(), [&](const auto& r) { return r.first <= i && i < r.second; });
+  };
+  // sizeof / alignof / decltype / static_assert operands are not evaluated.
+  std::vector<std::pair<std::size_t, std::size_t>> unevaluated;
+  for (std::size_t i = lo; i + 1 < end; ++i)
+    if ((is(t[i], "sizeof") || is(t[i], "alignof") || is(t[i], "decltype") || is(t[i], "static_assert")) && is(t[i + 1], "("))
+      unevaluated.emplace_back(i, match_fwd(t, i + 1));
+  auto in_unevaluated = [&](std::size_t i) {
+    return std::any_of(unevaluated.begin(), unevaluated.end(), [&](const auto& r) { return r.first <= i && i <= r.second; });
+  };
+  static const std::set<std::string> assign = {"=", "+=", "-=", "*=", "/=", "|=", "&=", "^=", "<<=", ">>=", "++", "--"};
+  static const std::set<std::string> unary_before = {"=", "(", ",", "return", "{", ";", "+", "-", "*", "/", "+=", "-=", "*=",
+                                                     "/=", "?", ":", "<<", ">>", "&&", "||", "!", "[", "<", ">", "==", "!="};
+
+  std::vector<std::pair<std::size_t, int>> reads;  // (token, line)
+  std::vector<std::size_t> cta_barriers;
+  for (std::size_t i = lo; i < end; ++i) {
+    if (is(t[i], "asm") || is(t[i], "__asm__") || is(t[i], "__asm")) {
+      const asm_parts a = read_asm(f, t, i);
+      if (!a.close) continue;
+      if (a.tmpl.find("bar.sync") != std::string::npos || a.tmpl.find("barrier.sync") != std::string::npos ||
+          a.tmpl.find("barrier.cta.sync") != std::string::npos)
+        cta_barriers.push_back(i);
+      if (generic_shared_load(a.tmpl) && mentions_stage(i, a.close)) reads.emplace_back(i, t[i].line);
+      i = a.close;
+      continue;
+    }
+    if (is(t[i], "__syncthreads") || is(t[i], "__syncthreads_count") || is(t[i], "__syncthreads_and") || is(t[i], "__syncthreads_or")) {
+      cta_barriers.push_back(i);
+      continue;
+    }
+    if (in_prim(i) || in_unevaluated(i)) continue;
+    // A call of a function that loads shared memory through the generic proxy (ldmatrix4(...)).
+    if (is_ident(t[i]) && !(i > lo && (is(t[i - 1], ".") || is(t[i - 1], "->")))) {
+      if (const std::size_t p = call_paren(t, i); p && is_loader(t[i].text)) {
+        const std::size_t close = match_fwd(t, p);
+        if (mentions_stage(p + 1, close)) reads.emplace_back(i, t[i].line);
+        i = close;
+        continue;
+      }
+    }
+    // A dereference: *(p + i), *reinterpret_cast<const float4*>(&buf[s][4 * i]), *p.
+    if (is(t[i], "*") && i > lo && unary_before.count(t[i - 1].text) && i + 1 < end) {
+      std::size_t b = i + 1, e = b;
+      if (is(t[b], "(")) e = match_fwd(t, b);
+      else if (is(t[b], "reinterpret_cast") || is(t[b], "static_cast") || is(t[b], "const_cast")) {
+        const std::size_t p = b + 1 < end && is(t[b + 1], "<") ? skip_angles(t, b + 1) : b + 1;
+        e = p < end && is(t[p], "(") ? match_fwd(t, p) : p;
+      } else if (is_ident(t[b])) {
+        e = b;
+      }
+      if (e < end && !(e + 1 < end && assign.count(t[e + 1].text) && !is(t[e + 1], "++") && !is(t[e + 1], "--"))) {
+        bool stage = false;
+        if (b == e) stage = stage_name(t[b].text) && indexes_after(b, nullptr) == 0;
+        else stage = mentions_stage(b, e + 1);
+        if (stage) reads.emplace_back(i, t[i].line);
+      }
+      continue;
+    }
+    // A cast's result indexed: reinterpret_cast<const float4*>(&buf[s][0])[i], ((T*)p)[i].
+    if (is(t[i], ")") && i + 1 < end && is(t[i + 1], "[")) {
+      const std::size_t open = match_back(t, i);
+      if (open != SIZE_MAX && open >= lo && mentions_stage(open + 1, i)) {
+        std::size_t next = 0;
+        const std::size_t k = match_fwd(t, i + 1) + 1;
+        next = k;
+        if (!(next < end && assign.count(t[next].text))) reads.emplace_back(i, t[i].line);
+      }
+      continue;
+    }
+    if (!is_ident(t[i]) || !stage_name(t[i].text)) continue;
+    if (i > lo && (is(t[i - 1], ".") || is(t[i - 1], "->") || is(t[i - 1], "::") || is(t[i - 1], "&"))) continue;
+    if (i > lo && is_ident(t[i - 1]) && !is(t[i - 1], "return")) continue;  // its declaration
+    std::size_t next = 0;
+    const int n = indexes_after(i, &next);
+    if (n == 0 || n < value_indexes(t[i].text)) continue;  // an address, not an element
+    if (next < end && assign.count(t[next].text)) continue;  // a store (generic-store-before-bulk-copy's business)
+    reads.emplace_back(i, t[i].line);
+  }
+  if (reads.empty()) return std::nullopt;
+  std::sort(reads.begin(), reads.end());
+
+  // Releases: mbarrier arrivals (PTX, cuda::ptx, cuda::barrier) and calls of wrappers of them;
+  // fences: fence.proxy.async and calls of wrappers holding one (a release helper that fences,
+  // then arrives, is fenced: its fence is at the arrival's own position).
+  std::vector<const hit*> arrivals;
+  std::vector<std::size_t> fences;
+  for (const hit* h : hs) {
+    if (h->unit != d.unit) continue;
+    if (has_role(h, "fence")) fences.push_back(h->tok);
+    const bool arrive = has_role(h, "arrive") && h->s.idiom != "asm-cp-async" && h->s.idiom != "pipeline-primitives" &&
+                        !has_role(h, "copy");
+    if (arrive) arrivals.push_back(h);
+  }
+  std::sort(arrivals.begin(), arrivals.end(), [](const hit* a, const hit* b) { return a->tok < b->tok; });
+  for (const hit* a : arrivals) {
+    const std::pair<std::size_t, int>* last = nullptr;
+    for (const auto& r : reads)
+      if (r.first < a->tok) last = &r;
+    if (!last) continue;
+    auto between = [&](const std::vector<std::size_t>& v) {
+      return std::any_of(v.begin(), v.end(), [&](std::size_t x) { return last->first < x && x <= a->tok; });
+    };
+    if (between(fences) || between(cta_barriers)) continue;
+    return std::make_pair(a->s.line, "`" + stage_label + "` is filled by a bulk copy, read through the generic proxy (line " +
+                                         std::to_string(last->second) + ") and released by the mbarrier arrival " + a->s.construct +
+                                         " with no fence.proxy.async between: the mbarrier orders the generic proxy only, so the "
+                                         "next bulk refill may overwrite the stage under the reads");
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -1527,125 +1907,19 @@ report scan(const std::vector<source_file>& files) {
           }
         }
       }
-      // generic-read-before-bulk-refill: a bulk copy's destination read through the generic proxy,
-      // then released by an mbarrier arrival with no proxy fence between the read and the arrival.
-      if (!bulk_roots.empty()) {
-        const fn_def& d = f.fns[std::size_t(fn)];
-        const toks& t = f.units[std::size_t(d.unit)].t;
-        const std::size_t end = std::min(d.end, t.size());
-        // Statements that are primitives (the copies themselves, waits, ...): uses there are no reads.
-        std::vector<std::pair<std::size_t, std::size_t>> prim_stmts;
-        for (const hit* h : hs)
-          if (h->unit == d.unit) prim_stmts.push_back(statement_around(t, h->tok, d.begin, end));
-        auto in_prim = [&](std::size_t i) {
-          return std::any_of(prim_stmts.begin(), prim_stmts.end(), [&](const auto& r) { return r.first <= i && i < r.second; });
+      // generic-read-before-bulk-refill (proxy_read_hazard, above)
+      {
+        auto roles_of = [&](const hit* h) -> std::vector<std::string> {
+          if (h->s.role != "call") return {h->s.role};
+          for (const auto& [key, ww] : wraps)
+            if (ww.name == h->s.via && sees[fi].count(key.first)) return ww.roles;
+          return {};
         };
-        // Local aliases of the stage: `name = <expr>` where expr takes an object's address
-        // (`&ring[s][0]`, `__cvta_generic_to_shared(&tile[i])`) or uses a pointer without indexing
-        // it (`smem + off`); a name then stands for the object it points into.
-        std::map<std::string, std::string> alias;
-        for (std::size_t i = d.begin; i + 2 < end; ++i) {
-          if (!is_ident(t[i]) || !is(t[i + 1], "=")) continue;
-          std::vector<std::string> ex;
-          std::size_t k = i + 2;
-          for (int depth = 0; k < end; ++k) {
-            if (is(t[k], "(") || is(t[k], "[") || is(t[k], "{")) ++depth;
-            else if (is(t[k], ")") || is(t[k], "]") || is(t[k], "}")) {
-              if (--depth < 0) break;
-            } else if (depth == 0 && (is(t[k], ";") || is(t[k], ","))) break;
-            ex.push_back(t[k].text);
-          }
-          std::string target;
-          for (std::size_t m = 0; m + 1 < ex.size() && target.empty(); ++m)
-            if (ex[m] == "&" && (std::isalpha(static_cast<unsigned char>(ex[m + 1][0])) || ex[m + 1][0] == '_')) target = ex[m + 1];
-          if (target.empty()) {
-            const std::string r = root_of(ex);
-            const auto at = std::find(ex.begin(), ex.end(), r);
-            if (!r.empty() && !(at + 1 < ex.end() && at[1] == "[")) target = r;
-          }
-          if (!target.empty() && target != t[i].text) alias[t[i].text] = target;
-        }
-        auto canon = [&](std::string x) {
-          for (int n = 0; n < 8; ++n) {
-            const auto it = alias.find(x);
-            if (it == alias.end()) break;
-            x = it->second;
-          }
-          return x;
-        };
-        std::set<std::string> roots;
-        for (const std::string& r : bulk_roots) roots.insert(canon(r));
-        auto stage_name = [&](const token& k) { return is_ident(k) && roots.count(canon(k.text)) > 0; };
-        auto mentions_stage = [&](std::size_t b, std::size_t e) {
-          for (std::size_t m = b; m < e; ++m)
-            if (stage_name(t[m])) return true;
-          return false;
-        };
-        std::vector<std::pair<std::size_t, int>> reads;  // (token, line)
-        for (std::size_t i = d.begin; i < end; ++i) {
-          if (is(t[i], "asm") || is(t[i], "__asm__") || is(t[i], "__asm")) {
-            const asm_parts a = read_asm(f, t, i);
-            if (!a.close) continue;
-            if (generic_shared_load(a.tmpl) && mentions_stage(i, a.close)) reads.emplace_back(i, t[i].line);
-            i = a.close;
-            continue;
-          }
-          if (!is_ident(t[i]) || in_prim(i)) continue;
-          // A call of a function that loads shared memory through the generic proxy (ldmatrix4(...)).
-          if (const std::size_t p = call_paren(t, i); p && loader_visible(fi, t[i].text)) {
-            const std::size_t close = match_fwd(t, p);
-            if (mentions_stage(p, close)) reads.emplace_back(i, t[i].line);
-            i = close;
-            continue;
-          }
-          if (!stage_name(t[i])) continue;
-          if (i > 0 && (is(t[i - 1], ".") || is(t[i - 1], "->") || is(t[i - 1], "::") || is(t[i - 1], "&"))) continue;
-          // A declaration (`float buf[2][1024]`): the name follows a word (its type or a qualifier).
-          if (i > 0 && is_ident(t[i - 1]) && !is(t[i - 1], "return")) continue;
-          std::size_t k = i + 1;
-          bool indexed = false;
-          while (k < end && is(t[k], "[")) {
-            k = match_fwd(t, k) + 1;
-            indexed = true;
-          }
-          static const std::set<std::string> assign = {"=", "+=", "-=", "*=", "/=", "|=", "&=", "^=", "++", "--"};
-          if (indexed && k < end && !assign.count(t[k].text)) reads.emplace_back(i, t[i].line);
-        }
-        // Releases: mbarrier arrivals (PTX, cuda::ptx, cuda::barrier) and calls of wrappers of them;
-        // fences: fence.proxy.async and calls of wrappers holding one.
-        std::vector<const hit*> arrivals;
-        std::vector<std::size_t> fences;
-        for (const hit* h : hs) {
-          if (h->unit != d.unit) continue;
-          const wrapper* w = nullptr;
-          if (h->s.role == "call")
-            for (const auto& [key, ww] : wraps)
-              if (ww.name == h->s.via && sees[fi].count(key.first)) w = &ww;
-          auto has = [&](const char* r) { return w && std::find(w->roles.begin(), w->roles.end(), r) != w->roles.end(); };
-          if (h->s.role == "fence" || has("fence")) fences.push_back(h->tok);
-          const bool mbarrier_arrive = h->s.role == "arrive" && h->s.idiom != "asm-cp-async" && h->s.idiom != "pipeline-primitives";
-          if (mbarrier_arrive || (has("arrive") && !has("copy"))) arrivals.push_back(h);
-        }
-        for (const hit* a : arrivals) {
-          const std::pair<std::size_t, int>* last = nullptr;
-          for (const auto& r : reads)
-            if (r.first < a->tok) last = &r;
-          if (!last) continue;
-          const bool fenced_between =
-              std::any_of(fences.begin(), fences.end(), [&](std::size_t x) { return last->first < x && x < a->tok; });
-          if (fenced_between) continue;
-          std::string root;
-          for (std::size_t i = last->first; i < end && root.empty(); ++i)
-            if (stage_name(t[i])) root = canon(t[i].text);
-          hazard_at(a->s.line, "generic-read-before-bulk-refill",
-                    "`" + root + "` is filled by a bulk copy, read through the generic proxy (line " + std::to_string(last->second) +
-                        ") and released by the mbarrier arrival " + a->s.construct +
-                        " with no fence.proxy.async between: the mbarrier orders the generic proxy only, so the next bulk refill may "
-                        "overwrite the stage under the reads",
+        auto is_loader = [&](const std::string& name) { return loader_visible(fi, name); };
+        if (const auto hz = proxy_read_hazard(f, f.fns[std::size_t(fn)], hs, roles_of, is_loader))
+          hazard_at(hz->first, "generic-read-before-bulk-refill", hz->second,
                     "porter's tma consumer_release runs fence.proxy.async.shared::cta before its EMPTY arrival (without it the H200 "
                     "computed wrong results in 20 of 20 runs of a warp-specialized GEMM)");
-          break;
-        }
       }
     }
   }
