@@ -42,7 +42,7 @@
 //   * has static void after_generic_writes() (a consumer wrote into a landed stage; porter::stage_written)
 //   * has static void before_async_proxy_reads() (a consumer reads a landed stage through the async
 //     proxy, as wgmma does; porter::async_proxy_reads)
-//   * (CUDA builds) has `template <class Ring, class Roles> role_protocol` (porter::role_pipeline), with
+//   * has `template <class Ring, class Roles> role_protocol` (porter::role_pipeline), with
 //     the protocol's operations plus commit_written(stage, pass), void enter_role(bool producer) and
 //     void sync_role(bool producer)
 // A mismatch (say `void*` where the reference has `const void*`, a missing `static`, an added
@@ -275,11 +275,12 @@ constexpr bool role_protocol_matches() {
   }
 }
 
-/// Rings of 1, 2 and 6 stages split by three role shapes.
+/// Rings of 1, 2 and 6 stages split by three role shapes, each role whole wavefronts of 64 (what the
+/// AMD flavour accepts; NVIDIA accepts any whole warps).
 template <class L>
 constexpr bool role_protocol_matches_all() {
-  return role_protocol_matches<L, stage_ring<1, box<float, 256>>, roles<warps<1>, warps<1>>>() &&
-         role_protocol_matches<L, stage_ring<2, box<float, 32, 64>, box<unsigned char, 4, 16, 32>>, roles<warps<1>, warps<4>>>() &&
+  return role_protocol_matches<L, stage_ring<1, box<float, 256>>, roles<warps<2>, warps<2>>>() &&
+         role_protocol_matches<L, stage_ring<2, box<float, 32, 64>, box<unsigned char, 4, 16, 32>>, roles<warps<2>, warps<4>>>() &&
          role_protocol_matches<L, stage_ring<6, box<double, 2, 2, 2, 2, 2>>, roles<warpgroups<1>, warpgroups<2>, registers<40, 232>>>();
 }
 
@@ -373,12 +374,10 @@ constexpr bool check_conformance() {
                 "unsigned pending_after), template <int I, class Box, cache_hint H = cache_hint::none> copy_box(unsigned stage, "
                 "element*, const tiled_source<Box>&, const coord<rank>&), template <int I, cache_hint H = cache_hint::none> "
                 "copy_bytes(unsigned stage, void*, const void*, std::size_t) and static constexpr int stages.");
-#if !PORTER_HIP  // the AMD flavour has no role protocol yet (porter/staged/role_protocol.hpp, AMD)
   static_assert(cd::role_protocol_matches_all<L>(),
                 "porter lowering conformance: template <class Ring, class Roles> role_protocol must have the protocol's "
                 "operations (init, acquire, copy_box, copy_bytes, commit, wait, release, stages), commit_written(unsigned "
                 "stage, unsigned pass), enter_role(bool producer) and sync_role(bool producer) (porter/role_pipeline.hpp).");
-#endif
   return true;
 }
 

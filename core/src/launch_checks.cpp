@@ -99,10 +99,15 @@ void check_role_pipeline_on_device(path_id p, const device_caps& caps, int kerne
     return min_cc > l.min_compute_capability ? std::string("its stages complete on FULL/EMPTY mbarriers")
                                              : std::string("the path's ") + l.instructions + ", its stages on FULL/EMPTY mbarriers";
   };
-  if (caps.hip)
+  if (caps.hip) {
+    // AMD: the staged lowering's AMD flavour completes a role-split stage on LDS phase counters
+    // (backends/staged/amd/porter/staged/role_protocol.hpp) on every gfx9 target; the NVIDIA paths
+    // have no AMD lowering at all (launch.path_vendor refuses them first).
+    if (p == path_id::staged) return;
     throw error(errc::path_unsupported, "launch.role_pipeline_vendor",
-                asked() + ": porter has no role protocol for AMD GPUs yet (device '" + caps.describe() +
-                    "'); use porter::pipeline (CTA-collective), which runs staged there");
+                asked() + ": its FULL/EMPTY mbarriers and copies are NVIDIA instructions (device '" + caps.describe() +
+                    "'); on AMD a role pipeline runs on path staged");
+  }
   if (caps.compute_capability() < min_cc)
     throw error(errc::path_unsupported, "launch.role_pipeline_device",
                 asked() + " needs compute capability " + cc_text(min_cc) + " (" + why() + "); device " + std::to_string(caps.device) + " '" +

@@ -66,7 +66,8 @@ void check_path_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc)
 /// unknown). The role protocols complete stages on FULL/EMPTY mbarriers, so each needs its path
 /// tag's role_min_compute_capability (= role_pipeline<...>::min_compute_capability): tma 9.0,
 /// cp_async 8.0, and staged 8.0 although the staged path itself runs everywhere. Rules:
-/// launch.role_pipeline_vendor (an AMD GPU: no role protocol there yet), launch.role_pipeline_device
+/// launch.role_pipeline_vendor (tma or cp_async on an AMD GPU; staged runs there, its stages on LDS
+/// phase counters: backends/staged/amd/porter/staged/role_protocol.hpp), launch.role_pipeline_device
 /// (compute capability below it), launch.role_pipeline_binary (code compiled below it, where the
 /// role protocol compiles to a trap). porter::launch runs it when told the kernel uses a role
 /// pipeline (launch_options::uses_role_pipeline): it cannot see that from the kernel.

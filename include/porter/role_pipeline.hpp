@@ -39,8 +39,9 @@
 // the linear thread index produce. The pipeline traps with a message when blockDim differs.
 // Targets: NVIDIA sm_80+ on every path, staged included (tma sm_90+; min_compute_capability
 // below), although the CTA-collective porter::pipeline runs staged everywhere: compiled for sm_75,
-// a role pipeline on staged is a stub that traps. In HIP builds instantiation fails with a
-// sentence (no mbarrier on AMD yet). Named barriers 1 and 2 belong to the roles (sync_role).
+// a role pipeline on staged is a stub that traps. In HIP builds the staged path's AMD flavour
+// completes stages on LDS phase counters instead of mbarriers (roles must be whole wavefronts of
+// 64; docs/hip.md). Named barriers 1 and 2 belong to the roles (sync_role; NVIDIA).
 //
 // Refusing sm_75 on the host: porter::launch cannot tell that a kernel uses a role pipeline. It
 // sees the kernel as a function pointer `void (*)(Params...)` and the argument values; the role

@@ -13,6 +13,8 @@ checks, per kernel (see the kernel file for what each one is):
     whose chunks are single bytes by necessity, so this check reads the W = 16 kernels);
   * float boxes have no sub-dword global loads at all;
   * wavefront size 64 (gfx9 / CDNA);
+  * the role pipeline (porter::role_pipeline on staged) completes its stages on LDS phase counters:
+    ds_add_rtn_u32 arrivals, s_sleep in its waits, and no s_barrier after the construction's one;
   * fragment loads (porter::load_fragments) read LDS with ds_read_b32 (one per matrix) and, transposed,
     ds_read_u16 (two per matrix), never flat_;
   * the negative control (the generic staged backend's byte loop, compiled for AMD) IS reported as a
@@ -136,7 +138,7 @@ def main():
         return any(re.match(pattern, m) for m in mnems(name))
 
     hip_kernels = ["walk_box_f32_w16", "walk_box_u8_w16", "walk_bytes_w16", "pipeline_staged", "pipeline_staged_s3"]
-    for k in hip_kernels + ["control_staged_u8", "fragments_b128"]:
+    for k in hip_kernels + ["control_staged_u8", "fragments_b128", "roles_staged"]:
         check(k in funcs, "%s: kernel present in the %s assembly" % (k, args.arch))
     if failures:
         return 1
@@ -179,6 +181,21 @@ def main():
     for k in ("pipeline_staged", "pipeline_staged_s3"):
         check(has(k, r"^s_barrier$"), "%s: the stage completes through s_barrier" % k)
         check(has(k, r"^ds_read"), "%s: the consumer reads the tile with ds_read (LDS, not flat)" % k)
+
+    # The role pipeline (porter::role_pipeline on staged): FULL / EMPTY as LDS phase counters. Its
+    # arrivals are LDS atomics, its waits poll with s_sleep, and the only workgroup barrier is the
+    # construction's: no step of the ring meets at s_barrier. The producer's copy is the same wide one.
+    k = "roles_staged"
+    rm = mnems(k)
+    check(rm.count("ds_add_rtn_u32") >= 2, "%s: FULL and EMPTY arrivals are LDS atomics (%d ds_add_rtn_u32)" % (k, rm.count("ds_add_rtn_u32")))
+    check(rm.count("ds_add_u32") >= 2, "%s: the completing arrival advances the phase with one more ds_add_u32 (%d)" % (k, rm.count("ds_add_u32")))
+    check(rm.count("s_sleep") >= 2, "%s: the EMPTY and FULL waits back off with s_sleep (%d)" % (k, rm.count("s_sleep")))
+    check(rm.count("s_barrier") == 1, "%s: one s_barrier, the construction's; none per step (%d)" % (k, rm.count("s_barrier")))
+    check(has(k, WIDE_LOAD.pattern) and has(k, LDS_WIDE_STORE.pattern),
+          "%s: the producer's copy uses global_load_dwordx4 and ds_write_b128" % k)
+    flat = [b[2] for b in funcs[k] if FLAT.match(b[1])]
+    check(not flat, "%s: no flat_ memory instructions %s" % (k, flat[:3] if flat else ""))
+    check(kernel_metadata(text, k, "wavefront_size") == "64", "%s: wavefront size 64" % k)
 
     fr = mnems("fragments_b128")
     check(fr.count("ds_read_b32") >= 8, "fragments_b128: two x4 fragments (down the columns, along the rows) as 8 ds_read_b32 (%d)"

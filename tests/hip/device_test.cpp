@@ -156,4 +156,96 @@ TEST(HipDevice, MoreLdsThanTheDeviceHasIsRefusedBeforeLaunch) {
   }
 }
 
+/// A role-split ring (porter::role_pipeline on staged: FULL / EMPTY as LDS phase counters): the
+/// producer wavefronts land the box at at[i], the consumer wavefronts write it out; the consumers
+/// also meet at their role barrier every fifth step, and the producers once at the end.
+template <int S, class Roles, class Box>
+__global__ void __launch_bounds__(Roles::threads)
+    role_tiles(const __grid_constant__ porter::tiled_source<Box> src, const porter::coord<2>* at, int count, typename Box::element_type* out) {
+  extern __shared__ unsigned char smem[];
+  porter::role_pipeline<porter::path::staged, Roles, S, Box> pipe(smem);
+  if (pipe.is_producer()) {
+    pipe.enter_role();
+    for (int i = 0; i < count; ++i) {
+      auto slot = pipe.producer_acquire();
+      porter::async_copy(porter::buffer<0>(slot), src, at[i]);
+      pipe.producer_commit(slot);
+    }
+    pipe.sync_role();
+    return;
+  }
+  pipe.enter_role();
+  const unsigned r = threadIdx.x - Roles::producer_threads;
+  for (int i = 0; i < count; ++i) {
+    auto ready = pipe.consumer_wait();
+    const porter::tile_view<Box> t = ready.template tile<0>();
+    for (unsigned k = r; k < Box::elements; k += Roles::consumer_threads) out[std::size_t(i) * Box::elements + k] = t.data()[k];
+    pipe.consumer_release(ready);
+    if (i % 5 == 4) pipe.sync_role();
+  }
+}
+
+/// Every tile of a role ring of S stages equals the host's dense box, and the guard after the
+/// output keeps its poison.
+template <int S, class Roles>
+void run_roles(int count) {
+  using Box = porter::box<float, 16, 40>;
+  const int h = 100, w = 120, pitch = 125;
+  std::vector<float> host(std::size_t(h) * pitch);
+  std::mt19937 rng(unsigned(S * 7919 + count));
+  std::uniform_real_distribution<float> dist(-1000.f, 1000.f);
+  for (auto& x : host) x = dist(rng);
+  std::vector<porter::coord<2>> ats(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) ats[std::size_t(i)] = corners[std::size_t(i) % corners.size()];
+  const std::size_t out_elems = std::size_t(count) * Box::elements, guard = 1024;
+  float *d_src = nullptr, *d_out = nullptr;
+  porter::coord<2>* d_at = nullptr;
+  check(hipMalloc(&d_src, host.size() * sizeof(float)), "hipMalloc");
+  check(hipMalloc(&d_out, (out_elems + guard) * sizeof(float)), "hipMalloc");
+  check(hipMalloc(&d_at, ats.size() * sizeof(porter::coord<2>)), "hipMalloc");
+  check(hipMemcpy(d_src, host.data(), host.size() * sizeof(float), hipMemcpyHostToDevice), "hipMemcpy");
+  check(hipMemcpy(d_at, ats.data(), ats.size() * sizeof(porter::coord<2>), hipMemcpyHostToDevice), "hipMemcpy");
+  check(hipMemset(d_out, 0xA5, (out_elems + guard) * sizeof(float)), "hipMemset");  // poison, guard included
+  auto src = porter::make_tiled_source<Box>(d_src, {h, w}, {pitch}, Box{});
+  using Pipe = porter::role_pipeline<porter::path::staged, Roles, S, Box>;
+  porter::launch<porter::path::staged>(porter::launch_options{}.uses_role_pipeline(), &role_tiles<S, Roles, Box>, dim3(1),
+                                       dim3(Roles::threads), Pipe::shared_bytes, nullptr, src,
+                                       static_cast<const porter::coord<2>*>(d_at), count, d_out);
+  check(hipDeviceSynchronize(), "kernel");
+  std::vector<float> got(out_elems + guard);
+  check(hipMemcpy(got.data(), d_out, got.size() * sizeof(float), hipMemcpyDeviceToHost), "hipMemcpy");
+  for (int i = 0; i < count; ++i) {
+    std::vector<float> ref(Box::elements, 0.f);
+    for (int rr = 0; rr < Box::dim(0); ++rr)
+      for (int c = 0; c < Box::dim(1); ++c) {
+        const int gr = ats[std::size_t(i)][0] + rr, gc = ats[std::size_t(i)][1] + c;
+        if (gr >= 0 && gr < h && gc >= 0 && gc < w) ref[std::size_t(rr) * Box::dim(1) + c] = host[std::size_t(gr) * pitch + gc];
+      }
+    EXPECT_EQ(0, std::memcmp(ref.data(), got.data() + std::size_t(i) * Box::elements, Box::bytes))
+        << "role ring S = " << S << ", " << Roles::producer_threads << " + " << Roles::consumer_threads << " threads: tile " << i;
+  }
+  std::uint32_t poison = 0;
+  std::memset(&poison, 0xA5, sizeof poison);
+  for (std::size_t k = out_elems; k < got.size(); ++k) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &got[k], sizeof bits);
+    ASSERT_EQ(bits, poison) << "guard element " << k - out_elems << " after the output was written";
+  }
+  (void)hipFree(d_src);
+  (void)hipFree(d_out);
+  (void)hipFree(d_at);
+}
+
+TEST(HipDevice, RolePipelineLandsEveryStage) {
+  PORTER_REQUIRE_AMD_GPU();
+  using one_two = porter::roles<porter::warps<2>, porter::warps<4>>;          // one producer, two consumer wavefronts
+  using two_four = porter::roles<porter::warpgroups<1>, porter::warpgroups<2>>;  // two producer, four consumer wavefronts
+  for (int count : {1, 2, 7, 40}) {
+    run_roles<1, one_two>(count);
+    run_roles<2, one_two>(count);
+    run_roles<3, two_four>(count);
+    run_roles<4, one_two>(count);
+  }
+}
+
 }  // namespace

@@ -10,6 +10,9 @@
 //   fragments_b128      porter::load_fragments from a 128 B-swizzled b16 tile: x4 down the columns and
 //                       x4 along the rows (one ds_read_b32 per matrix each), x4 .trans (two
 //                       ds_read_u16 per matrix)
+//   roles_staged        porter::role_pipeline on staged (one producer wavefront, two consumer
+//                       wavefronts, 3 stages): FULL / EMPTY as LDS phase counters (ds_add_rtn_u32
+//                       arrivals, ds_read + s_sleep waits) and no workgroup barrier after construction
 //   control_staged_u8   NEGATIVE CONTROL: a byte-at-a-time copy loop (what a generic, untuned copy of
 //                       a 1-byte box does). The checker must find a byte loop here, or it could not
 //                       find one anywhere.
@@ -76,6 +79,33 @@ extern "C" __global__ void pipeline_staged(const __grid_constant__ porter::tiled
 
 extern "C" __global__ void pipeline_staged_s3(const __grid_constant__ porter::tiled_source<box2> src, float* out, int steps) {
   run_pipeline<porter::path::staged, 3>(src, out, steps);
+}
+
+using role_split = porter::roles<porter::warps<2>, porter::warps<4>>;  // 64 + 128 threads: one + two wavefronts
+static_assert(porter::backend::conformance_detail::role_protocol_matches<porter::backend::staged, porter::stage_ring<3, box2>, role_split>(),
+              "the AMD flavour's role protocol has the whole operation set");
+
+extern "C" __global__ void __launch_bounds__(role_split::threads) roles_staged(const __grid_constant__ porter::tiled_source<box2> src,
+                                                                             float* out, int steps) {
+  extern __shared__ unsigned char smem[];
+  porter::role_pipeline<porter::path::staged, role_split, 3, box2> pipe(smem);
+  if (pipe.is_producer()) {
+    pipe.enter_role();
+    for (int i = 0; i < steps; ++i) {
+      auto slot = pipe.producer_acquire();
+      porter::async_copy(porter::buffer<0>(slot), src, porter::coord<2>{i * box2::dim(0), 0});
+      pipe.producer_commit(slot);
+    }
+    return;
+  }
+  pipe.enter_role();
+  const unsigned r = threadIdx.x - role_split::producer_threads;
+  for (int i = 0; i < steps; ++i) {
+    auto ready = pipe.consumer_wait();
+    const porter::tile_view<box2> t = ready.template tile<0>();
+    for (unsigned k = r; k < box2::elements; k += role_split::consumer_threads) out[std::size_t(i) * box2::elements + k] = t.data()[k];
+    pipe.consumer_release(ready);
+  }
 }
 
 extern "C" __global__ void control_staged_u8(const __grid_constant__ porter::tiled_source<box_u8> src, porter::coord<2> at,

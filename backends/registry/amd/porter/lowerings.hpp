@@ -79,9 +79,15 @@ struct refused_on_amd {
     PORTER_DEVICE void release(unsigned, unsigned) {}
 #endif
   };
-  /// Role-split rings: the same refusal (porter/staged/role_protocol.hpp: no roles on AMD yet).
+  /// Role-split rings: the same refusal (init traps; porter::launch refuses the path on the host).
   template <class Ring, class Roles>
-  using role_protocol = staged_role_protocol<Ring, Roles>;
+  struct role_protocol : protocol<Ring> {
+#if PORTER_GPU_COMPILER
+    PORTER_DEVICE void commit_written(unsigned, unsigned) {}
+    PORTER_DEVICE void enter_role(bool) {}
+    PORTER_DEVICE void sync_role(bool) {}
+#endif
+  };
 };
 }  // namespace backend
 
