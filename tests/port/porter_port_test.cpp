@@ -179,6 +179,7 @@ TEST(Fixtures, CudaBarrierAndASyncOnlyBarrierIsNoSite) { check_fixture("cuda_bar
 TEST(Fixtures, CudaTmaParityAndProxyFenceHazards) { check_fixture("cuda_tma.cu"); }
 TEST(Fixtures, CooperativeGroupsAndUntypedMemcpyAsync) { check_fixture("cooperative_groups.cu"); }
 TEST(Fixtures, GenericReadsOfABulkFilledStageNeedAProxyFenceBeforeTheRelease) { check_fixture("proxy_read.cu"); }
+TEST(Fixtures, CudaPtxCalledUnqualifiedUnderAUsingDirective) { check_fixture("cuda_tma_using.cu"); }
 TEST(Fixtures, CutlassAndCuteNames) { check_fixture("cutlass.cu"); }
 TEST(Fixtures, CommentsStringsMacrosContinuations) { check_fixture("lexer_cases.cu"); }
 TEST(Fixtures, WaitCountAgainstStageCount) { check_fixture("wait_count.cu"); }

@@ -66,6 +66,7 @@ struct file_ctx {
   std::vector<std::string> includes;
   std::map<std::string, std::string> ns_alias;  ///< namespace A = B::C;
   bool using_cg = false;                          ///< using namespace cooperative_groups;
+  std::vector<std::string> using_cuda;            ///< using namespace cuda::ptx; (and cuda, cuda::device, ...)
   std::map<std::string, std::string> constants;   ///< #define N 4, constexpr int N = 4;
   /// Variables by kind, each with the functions that declare it (-1: file scope).
   std::map<std::string, std::set<int>> pipe_vars, barrier_vars, aligned_vars, byte_vars;
@@ -545,6 +546,9 @@ void read_variables(file_ctx& f) {
         std::string target;
         for (std::size_t k = i + 2; k < t.size() && !is(t[k], ";"); ++k) target += t[k].text;
         if (target == "cooperative_groups" || target == "cg") f.using_cg = true;
+        if (auto it = f.ns_alias.find(target); it != f.ns_alias.end()) target = it->second;  // using namespace ptx;
+        if (target.rfind("::", 0) == 0) target = target.substr(2);
+        if (target == "cuda" || target.rfind("cuda::", 0) == 0) f.using_cuda.push_back(target);
       }
       // constexpr int N = 4;  const int N = 4;
       if ((is(t[i], "constexpr") || is(t[i], "const")) && i + 4 < t.size()) {
@@ -604,6 +608,20 @@ void read_variables(file_ctx& f) {
 
 /// The qualified name ending at identifier i (`cuda::ptx::cp_async_bulk`), with aliases applied to
 /// its first component; `begin` gets the index of its first token.
+/// A libcu++ name the scanner reads as a primitive (cuda::ptx::cp_async_bulk*, mbarrier_*, fences;
+/// cuda::device TMA helpers; cuda::memcpy_async and the pipeline functions).
+bool known_libcu_name(const std::string& q) {
+  static const std::vector<std::string> ptx_prefixes = {"cp_async_bulk", "mbarrier_", "fence_proxy_async", "fence_mbarrier_init"};
+  for (const char* ns : {"cuda::ptx::", "cuda::device::experimental::", "cuda::device::"})
+    if (q.rfind(ns, 0) == 0) {
+      const std::string tail = q.substr(std::string(ns).size());
+      if (tail == "memcpy_async_tx" || tail == "barrier_arrive_tx") return true;
+      for (const auto& p : ptx_prefixes)
+        if (tail.rfind(p, 0) == 0) return true;
+    }
+  return q == "cuda::memcpy_async" || q == "cuda::make_pipeline" || q == "cuda::pipeline_consumer_wait_prior";
+}
+
 std::string qualified(const file_ctx& f, const toks& t, std::size_t i, std::size_t& begin) {
   std::vector<std::string> parts{t[i].text};
   std::size_t b = i;
@@ -617,6 +635,11 @@ std::string qualified(const file_ctx& f, const toks& t, std::size_t i, std::size
   std::string q;
   for (const auto& p : parts) q += (q.empty() ? "" : "::") + p;
   if (q.rfind("::", 0) == 0) q = q.substr(2);
+  // An unqualified call under `using namespace cuda::ptx;` (or cuda, cuda::device, ...): the libcu++
+  // name it resolves to, when that is one the scanner knows.
+  if (parts.size() == 1 && b == i && !(i > 0 && (is(t[i - 1], ".") || is(t[i - 1], "->"))))
+    for (const std::string& ns : f.using_cuda)
+      if (const std::string c = ns + "::" + q; known_libcu_name(c)) return c;
   return q;
 }
 
@@ -1767,19 +1790,50 @@ report scan(const std::vector<source_file>& files) {
 
   // ---- functions and macros that read shared memory through the generic proxy (an asm ld.shared
   // or ldmatrix, or a call of such a function), by name per file, to a fixed point
+  // Plain C++ helpers count too: a function that reads an element through one of its pointer or
+  // array parameters (`p[i]` not assigned to, `*p`, `*(p + i)`), as `consume(&buf[s][0])` does.
   std::vector<std::set<std::string>> loaders(ctx.size());
   for (std::size_t fi = 0; fi < ctx.size(); ++fi)
     for (const fn_def& d : ctx[fi].fns) {
       if (d.global || d.name.empty()) continue;
       const toks& t = ctx[fi].units[std::size_t(d.unit)].t;
-      for (std::size_t i = d.begin; i < std::min(d.end, t.size()); ++i)
+      const std::size_t end = std::min(d.end, t.size());
+      bool reads = false;
+      for (std::size_t i = d.begin; i < end && !reads; ++i)
         if (is(t[i], "asm") || is(t[i], "__asm__") || is(t[i], "__asm")) {
           const asm_parts a = read_asm(ctx[fi], t, i);
-          if (a.close && generic_shared_load(a.tmpl)) {
-            loaders[fi].insert(d.name);
-            break;
+          if (a.close && generic_shared_load(a.tmpl)) reads = true;
+        }
+      if (!reads && !d.macro && d.begin >= 2) {
+        // The parameter list: the last `)` before the body's `{`.
+        std::size_t close = d.begin - 1;
+        while (close > 0 && !is(t[close], ")")) --close;
+        const std::size_t open = match_back(t, close);
+        std::set<std::string> params;
+        if (open != SIZE_MAX)
+          for (std::size_t k = open + 1; k < close; ++k)
+            if (is_ident(t[k]) && (is(t[k + 1], ",") || is(t[k + 1], ")") || is(t[k + 1], "[")) &&
+                (is(t[k - 1], "*") || is(t[k + 1], "[")))
+              params.insert(t[k].text);
+        static const std::set<std::string> assign = {"=", "+=", "-=", "*=", "/=", "|=", "&=", "^="};
+        for (std::size_t i = d.begin; i + 1 < end && !reads && !params.empty(); ++i) {
+          if (!is_ident(t[i]) || !params.count(t[i].text) || is(t[i - 1], ".") || is(t[i - 1], "->") || is(t[i - 1], "&")) continue;
+          if (is(t[i + 1], "[")) {
+            const std::size_t after = match_fwd(t, i + 1) + 1;
+            reads = !(after < end && assign.count(t[after].text));
+          } else if (is(t[i - 1], "*") || (is(t[i - 1], "(") && is(t[i - 2], "*"))) {
+            // *p or *(p + i), not a declaration's `T* p` nor a product `a * p`.
+            const std::size_t star = is(t[i - 1], "*") ? i - 1 : i - 2;
+            const token& before = t[star - 1];
+            const bool unary = is(before, "=") || is(before, "(") || is(before, ",") || is(before, "return") || is(before, "+=") ||
+                               is(before, "{") || is(before, ";") || is(before, "+") || is(before, "-");
+            std::size_t after = i + 1;
+            if (is(t[i - 1], "(")) after = match_fwd(t, i - 1) + 1;
+            reads = unary && !(after < end && assign.count(t[after].text));
           }
         }
+      }
+      if (reads) loaders[fi].insert(d.name);
     }
   auto loader_visible = [&](std::size_t fi, const std::string& name) {
     return std::any_of(sees[fi].begin(), sees[fi].end(), [&](std::size_t b) { return loaders[b].count(name) > 0; });
