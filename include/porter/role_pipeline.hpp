@@ -97,7 +97,8 @@ class role_pipeline {
   /// Compute capability the device needs for this pipeline, and the oldest target its code may be
   /// compiled for (e.g. 80 for sm_80): Path::role_min_compute_capability (tma 90, cp_async 80,
   /// staged 80: the role protocols complete on mbarriers). Below it the pipeline traps; the host
-  /// refuses it when the launch is told (launch_options::uses_role_pipeline; see above).
+  /// refuses it when the launch is told (launch_options::uses_role_pipeline; see above). NVIDIA
+  /// only: under HIP the staged role protocol needs no compute capability (LDS phase counters).
   static constexpr int min_compute_capability = Path::role_min_compute_capability;
   /// Dynamic shared memory the launch must provide, bytes.
   static constexpr std::size_t shared_bytes = ring::bytes;
@@ -108,7 +109,9 @@ class role_pipeline {
 
 #if PORTER_GPU_COMPILER
   /// Construct and initialise (collective over the whole CTA; ends with a CTA barrier). Traps when
-  /// the CTA does not have Roles::threads threads.
+  /// the CTA does not have Roles::threads threads. Precondition: no thread still uses a ring over
+  /// the same shared memory (a kernel that builds a second ring there runs a CTA barrier first:
+  /// thread 0 rewrites the barriers while late arrivals on the old ones would corrupt them).
   PORTER_DEVICE explicit role_pipeline(void* smem) { construct<false>(smem); }
 
   /// Construct and initialise a cluster-multicast ring (porter::cluster_multicast, porter/pipeline.hpp),

@@ -38,11 +38,11 @@ SCRATCH = re.compile(r"^(scratch_|buffer_store|buffer_load\w*\s.*off,\s*s\[0:3\]
 BRANCH = re.compile(r"^s_(cbranch_\w+|branch)$")
 
 
-def compile_asm(args):
+def compile_asm(args, defines=(), suffix=""):
     os.makedirs(args.out, exist_ok=True)
-    asm = os.path.join(args.out, "lowering_kernels-%s.s" % args.arch)
+    asm = os.path.join(args.out, "lowering_kernels-%s%s.s" % (args.arch, suffix))
     cmd = [args.hipcc, "-std=c++17", "-O3", "-x", "hip", "--offload-arch=" + args.arch, "--cuda-device-only", "-S",
-           "-o", asm, args.source] + ["-I" + d for d in args.include]
+           "-o", asm, args.source] + ["-I" + d for d in args.include] + ["-D" + d for d in defines]
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if res.returncode != 0:
         print(res.stdout)
@@ -187,15 +187,21 @@ def main():
     # construction's: no step of the ring meets at s_barrier. The producer's copy is the same wide one.
     k = "roles_staged"
     rm = mnems(k)
-    check(rm.count("ds_add_rtn_u32") >= 2, "%s: FULL and EMPTY arrivals are LDS atomics (%d ds_add_rtn_u32)" % (k, rm.count("ds_add_rtn_u32")))
-    check(rm.count("ds_add_u32") >= 2, "%s: the completing arrival advances the phase with one more ds_add_u32 (%d)" % (k, rm.count("ds_add_u32")))
-    check(rm.count("s_sleep") >= 2, "%s: the EMPTY and FULL waits back off with s_sleep (%d)" % (k, rm.count("s_sleep")))
+    check(rm.count("ds_add_rtn_u32") >= 3, "%s: FULL, EMPTY and role-barrier arrivals are LDS atomics (%d ds_add_rtn_u32)"
+          % (k, rm.count("ds_add_rtn_u32")))
+    check(rm.count("ds_add_u32") >= 3, "%s: the completing arrival advances the phase with one more ds_add_u32 (%d)" % (k, rm.count("ds_add_u32")))
+    check(rm.count("s_sleep") >= 3, "%s: the EMPTY, FULL and role-barrier waits back off with s_sleep (%d)" % (k, rm.count("s_sleep")))
     check(rm.count("s_barrier") == 1, "%s: one s_barrier, the construction's; none per step (%d)" % (k, rm.count("s_barrier")))
     check(has(k, WIDE_LOAD.pattern) and has(k, LDS_WIDE_STORE.pattern),
           "%s: the producer's copy uses global_load_dwordx4 and ds_write_b128" % k)
     flat = [b[2] for b in funcs[k] if FLAT.match(b[1])]
     check(not flat, "%s: no flat_ memory instructions %s" % (k, flat[:3] if flat else ""))
     check(kernel_metadata(text, k, "wavefront_size") == "64", "%s: wavefront size 64" % k)
+    # Its scratch is the construction's trap message (printf through a hostcall, when the CTA has the
+    # wrong size); built without trap messages the kernel has none.
+    quiet = open(compile_asm(args, ["PORTER_TRAP_MESSAGES=0"], "-no-trap-messages")).read()
+    check(kernel_metadata(quiet, k, "private_segment_fixed_size") == "0",
+          "%s: no scratch memory without trap messages (with them: %s B, the printf)" % (k, kernel_metadata(text, k, "private_segment_fixed_size")))
 
     fr = mnems("fragments_b128")
     check(fr.count("ds_read_b32") >= 8, "fragments_b128: two x4 fragments (down the columns, along the rows) as 8 ds_read_b32 (%d)"

@@ -11,8 +11,9 @@
 //                       x4 along the rows (one ds_read_b32 per matrix each), x4 .trans (two
 //                       ds_read_u16 per matrix)
 //   roles_staged        porter::role_pipeline on staged (one producer wavefront, two consumer
-//                       wavefronts, 3 stages): FULL / EMPTY as LDS phase counters (ds_add_rtn_u32
-//                       arrivals, ds_read + s_sleep waits) and no workgroup barrier after construction
+//                       wavefronts, 3 stages, the producers' sync_role at the end): FULL / EMPTY and
+//                       the role barrier as LDS phase counters (ds_add_rtn_u32 arrivals, ds_read +
+//                       s_sleep waits) and no workgroup barrier after construction
 //   control_staged_u8   NEGATIVE CONTROL: a byte-at-a-time copy loop (what a generic, untuned copy of
 //                       a 1-byte box does). The checker must find a byte loop here, or it could not
 //                       find one anywhere.
@@ -96,6 +97,7 @@ extern "C" __global__ void __launch_bounds__(role_split::threads) roles_staged(c
       porter::async_copy(porter::buffer<0>(slot), src, porter::coord<2>{i * box2::dim(0), 0});
       pipe.producer_commit(slot);
     }
+    pipe.sync_role();  // the producers' role barrier (its own LDS counter)
     return;
   }
   pipe.enter_role();

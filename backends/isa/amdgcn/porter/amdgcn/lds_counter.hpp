@@ -17,19 +17,21 @@
 //               parity differs from p (the phase of parity p has completed), with s_sleep 1
 //               (64 clocks) between probes so that a waiting wavefront leaves issue slots to the
 //               others.
-// Why the completing add may be relaxed: every access to the word after init is a read-modify-
-// write, so the completing add belongs to the release sequence of each arrival before it (C++
-// [intro.races], HIP follows the C++ model at workgroup scope): an acquire read that sees it
-// synchronizes with every arrival of the phase.
+// Why the completing add may be relaxed: every modification of the word after init is a read-
+// modify-write (the waits only load it), so the completing add belongs to the release sequence of
+// each arrival before it (C++20 [intro.races], which HIP follows at workgroup scope): an acquire
+// read that sees it synchronizes with every arrival of the phase.
 // Preconditions, as for an mbarrier phase: at most 65,535 arrivals per phase; no thread arrives for
 // phase k + 1 before phase k completed, and no thread waits for a phase two ahead of the word's
 // (porter's role protocol guarantees both: a stage's next pass is filled only after its previous
 // one was released, and released only after it was waited for).
 // Cost, unmeasured (there is no AMD GPU where porter is built): each lane's arrival is its own LDS
-// atomic on the same word, so a wavefront's 64 arrivals serialise in the LDS (ROCm 5.2's LLVM does
-// not combine them: the gfx90a assembly shows one ds_add_rtn_u32 per lane, no v_mbcnt). One
-// arrival per wavefront would be cheaper; it needs the lanes' release ordered by one lane's atomic,
-// which the HIP memory model does not promise, and porter does not build what it cannot measure.
+// atomic on the same word. The gfx90a assembly has one wave-wide ds_add_rtn_u32 per arrival site;
+// the LDS performs its 64 lanes' adds to one address one after another. ROCm 5.2's LLVM combines
+// them only when asked (-mllvm -amdgpu-atomic-optimizations=true: one ds_add_rtn_u32 of the active
+// lane count, each lane's old value rebuilt with v_mbcnt; the completion test stays right), a
+// compiler transformation its memory model allows. porter writes the per-thread form the HIP model
+// guarantees and leaves the flag to the build; which is faster has not been measured.
 // Source: LLVM AMDGPUUsage, "Memory Model GFX90A" (release / acquire at workgroup scope: s_waitcnt
 // before, buffer invalidation not needed for LDS); AMD "Instinct MI200" ISA, 12.2 (DS atomics),
 // 4.5 (s_sleep); clang __hip_atomic_* builtins.

@@ -12,7 +12,8 @@
 // Alignment: the pointer must be W-byte aligned (the caller's chunk geometry guarantees it).
 // Completion: the compiler's s_waitcnt vmcnt(N) orders each load before the store of its
 // register; the pipeline's CTA barrier (__syncthreads: s_waitcnt lgkmcnt(0) + s_barrier) makes
-// the LDS stores visible to the workgroup.
+// the LDS stores visible to the workgroup (in a role pipeline: the producer's release arrival,
+// porter/amdgcn/lds_counter.hpp).
 // Source: AMD "Instinct MI200" ISA reference, sections 9 (FLAT/global), 12 (LDS), 4.4 (s_waitcnt);
 // clang "AMDGPU address spaces" (LLVM AMDGPUUsage).
 #pragma once

@@ -10,7 +10,8 @@
 // (global_load_dwordx4 for W = 16) in flight before the first LDS store (ds_write_b128), the
 // compiler's s_waitcnt vmcnt between them. Out-of-bounds bytes are stored as zero. The bytes are
 // in LDS when copy_box returns for this thread; the protocol's CTA barrier (s_waitcnt lgkmcnt(0),
-// s_barrier) publishes them to the workgroup. The shared-memory layout is the dense box layout of
+// s_barrier) publishes them to the workgroup, or, in a role pipeline, the producer's release
+// arrival on FULL (porter/staged/role_protocol.hpp). The shared-memory layout is the dense box layout of
 // every other path (porter/box.hpp), so tiles are bit-identical across paths and vendors.
 // Deferred copies: none on AMD (deferred_chunks is 0): the register prefetch of the NVIDIA flavour
 // has not been measured on AMD hardware, so the AMD flavour keeps the synchronous copy.

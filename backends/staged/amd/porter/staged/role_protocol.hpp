@@ -12,7 +12,8 @@
 //             pipeline's workgroup barrier follows.
 //   acquire   (producers) wait for EMPTY's phase of the previous pass (nothing on pass 0).
 //   copy      (producers) global loads and LDS stores by the producer threads (porter/staged/copy.hpp,
-//             AMD flavour), synchronous: the bytes are in LDS when it returns.
+//             AMD flavour): the ds_write instructions are issued when it returns; the commit's
+//             release arrival orders them before the consumers' reads.
 //   commit    (producers) every producer thread arrives on FULL (release at workgroup scope: its LDS
 //             stores are visible to the consumers that observe the phase complete).
 //   wait      (consumers) every consumer thread waits for FULL's phase of this pass (acquire).
@@ -47,7 +48,7 @@
 
 #if !defined(PORTER_DEBUG_WAIT_CYCLES)
 /// Debug builds: cycles a thread may spin on one phase before trapping (~2 s at 2 GHz).
-#  define PORTER_DEBUG_WAIT_CYCLES (4000000000LL)
+#  define PORTER_DEBUG_WAIT_CYCLES (4000000000LL)  // clock64 (s_memtime) cycles: ~2.4 s at 1.7 GHz
 #endif
 
 namespace porter::backend {
