@@ -112,7 +112,7 @@ void check_role_pipeline_on_device(path_id p, const device_caps& caps, int kerne
     throw error(errc::path_unsupported, "launch.role_pipeline_device",
                 asked() + " needs compute capability " + cc_text(min_cc) + " (" + why() + "); device " + std::to_string(caps.device) + " '" +
                     caps.name + "' has " + cc_text(caps) +
-                    ", where the kernel would trap: use porter::pipeline there (CTA-collective; staged runs on every GPU)");
+                    ", where the kernel would trap: use path staged there (its role pipeline runs on every GPU) or porter::pipeline");
   if (kernel_ptx_cc > 0 && kernel_ptx_cc < min_cc)
     throw error(errc::path_unsupported, "launch.role_pipeline_binary",
                 asked() + " needs code compiled for sm_" + std::to_string(min_cc) + " or newer; the kernel's code for device '" +

@@ -63,9 +63,9 @@ void check_path_on_device(path_id p, const device_caps& caps, int kernel_ptx_cc)
 
 /// Throws porter::error(errc::path_unsupported) unless a kernel that uses a porter::role_pipeline
 /// on concrete path `p` can run on `caps` with its code compiled for `kernel_ptx_cc` (as above; 0:
-/// unknown). The role protocols complete stages on FULL/EMPTY mbarriers, so each needs its path
-/// tag's role_min_compute_capability (= role_pipeline<...>::min_compute_capability): tma 9.0,
-/// cp_async 8.0, and staged 8.0 although the staged path itself runs everywhere. Rules:
+/// unknown). Each role protocol needs its path tag's role_min_compute_capability
+/// (= role_pipeline<...>::min_compute_capability): tma 9.0 and cp_async 8.0, what the paths need;
+/// staged none (FULL/EMPTY mbarriers from sm_80, shared-memory phase counters on sm_75). Rules:
 /// launch.role_pipeline_vendor (tma or cp_async on an AMD GPU; staged runs there, its stages on LDS
 /// phase counters: backends/staged/amd/porter/staged/role_protocol.hpp), launch.role_pipeline_device
 /// (compute capability below it), launch.role_pipeline_binary (code compiled below it, where the

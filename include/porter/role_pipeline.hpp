@@ -37,13 +37,13 @@
 //
 // Threads: the CTA must have exactly Roles::threads threads; the first Roles::producer_threads of
 // the linear thread index produce. The pipeline traps with a message when blockDim differs.
-// Targets: NVIDIA sm_80+ on every path, staged included (tma sm_90+; min_compute_capability
-// below), although the CTA-collective porter::pipeline runs staged everywhere: compiled for sm_75,
-// a role pipeline on staged is a stub that traps. In HIP builds the staged path's AMD flavour
-// completes stages on LDS phase counters instead of mbarriers (roles must be whole wavefronts of
-// 64; docs/hip.md). Named barriers 1 and 2 belong to the roles (sync_role; NVIDIA).
+// Targets: every path where the path runs (tma sm_90+, cp_async sm_80+; min_compute_capability
+// below); staged everywhere: on mbarriers from sm_80, on shared-memory phase counters compiled for
+// sm_75 (porter/ptx/smem_counter.hpp), and in HIP builds on LDS phase counters (roles must be
+// whole wavefronts of 64; docs/hip.md). Named barriers 1 and 2 belong to the roles (sync_role;
+// NVIDIA).
 //
-// Refusing sm_75 on the host: porter::launch cannot tell that a kernel uses a role pipeline. It
+// Refusing a GPU on the host: porter::launch cannot tell that a kernel uses a role pipeline. It
 // sees the kernel as a function pointer `void (*)(Params...)` and the argument values; the role
 // pipeline is a local object the kernel's body builds over its shared memory, named by neither,
 // and cudaFuncGetAttributes (registers, shared memory, ptxVersion, maxThreadsPerBlock) does not
@@ -52,8 +52,8 @@
 // (or the kernel_family form) it refuses, before launching, a device or a kernel binary below
 // min_compute_capability for the path it runs (porter::check_role_pipeline_on_device: rules
 // launch.role_pipeline_device, launch.role_pipeline_binary, launch.role_pipeline_vendor).
-// Without the option nothing on the host checks it, and on an sm_75 GPU the kernel traps with
-// "porter::role_pipeline on path staged needs mbarrier (sm_80 or newer)".
+// Without the option nothing on the host checks it, and a cp_async role pipeline on an sm_75 GPU
+// traps with "path cp_async was compiled for a target without cp.async (needs sm_80)".
 // Sources: PTX ISA 8.x 9.7.13.15 (mbarrier); CUTLASS sm90_pipeline.hpp (warp-specialized
 // producer/consumer pipelines); CUDA C++ Programming Guide, "Asynchronous Barrier".
 #pragma once
@@ -95,8 +95,8 @@ class role_pipeline {
   template <int I> using box_type = typename ring::template box_type<I>;
   static constexpr int stages = Stages;
   /// Compute capability the device needs for this pipeline, and the oldest target its code may be
-  /// compiled for (e.g. 80 for sm_80): Path::role_min_compute_capability (tma 90, cp_async 80,
-  /// staged 80: the role protocols complete on mbarriers). Below it the pipeline traps; the host
+  /// compiled for (e.g. 80 for sm_80): Path::role_min_compute_capability (tma 90, cp_async 80: the
+  /// path's own; staged 0: mbarriers from sm_80, shared-memory counters below). Below it the pipeline traps; the host
   /// refuses it when the launch is told (launch_options::uses_role_pipeline; see above). NVIDIA
   /// only: under HIP the staged role protocol needs no compute capability (LDS phase counters).
   static constexpr int min_compute_capability = Path::role_min_compute_capability;

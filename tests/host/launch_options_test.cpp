@@ -157,33 +157,34 @@ using one_four = porter::roles<porter::warps<1>, porter::warps<4>>;
 template <class P>
 using role_pipe = porter::role_pipeline<P, one_four, 2, porter::box<float, 8, 32>>;
 
-TEST(LaunchRolePipeline, EveryRoleProtocolNeedsMbarrierSoStagedNeedsComputeCapability80) {
+TEST(LaunchRolePipeline, EveryRoleProtocolNeedsWhatItsPathNeedsAndStagedRunsEverywhere) {
   static_assert(porter::path::tma::role_min_compute_capability == 90);
   static_assert(porter::path::cp_async::role_min_compute_capability == 80);
-  static_assert(porter::path::staged::role_min_compute_capability == 80, "above the staged path's own 0");
+  static_assert(porter::path::staged::role_min_compute_capability == 0, "mbarriers from sm_80, shared-memory counters below");
   static_assert(porter::path::staged::min_compute_capability == 0);
 #if !PORTER_HIP  // a HIP build has no tma / cp_async lowering, and its roles must be whole wavefronts of 64
   static_assert(role_pipe<porter::path::tma>::min_compute_capability == 90);
   static_assert(role_pipe<porter::path::cp_async>::min_compute_capability == 80);
-  static_assert(role_pipe<porter::path::staged>::min_compute_capability == 80);
+  static_assert(role_pipe<porter::path::staged>::min_compute_capability == 0);
 #endif
 }
 
-TEST(LaunchRolePipeline, AStagedRolePipelineIsRefusedOnASm75DeviceNamingTheRuleAndTheWayOut) {
-  const auto e = thrown([] { porter::check_role_pipeline_on_device(path_id::staged, porter_test::t4(), 75); });
+TEST(LaunchRolePipeline, AStagedRolePipelineRunsOnASm75DeviceAndACpAsyncOneIsRefusedNamingTheWayOut) {
+  // sm_75: the staged role protocol completes on shared-memory phase counters (no mbarrier there).
+  EXPECT_NO_THROW(porter::check_role_pipeline_on_device(path_id::staged, porter_test::t4(), 75));
+  EXPECT_NO_THROW(porter::check_role_pipeline_on_device(path_id::staged, porter_test::a100(), 75));
+  const auto e = thrown([] { porter::check_role_pipeline_on_device(path_id::cp_async, porter_test::t4(), 75); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->code(), errc::path_unsupported);
   EXPECT_EQ(e->rule(), "launch.role_pipeline_device");
-  EXPECT_TRUE(Contains(e->what(), "a kernel with a porter::role_pipeline on path staged needs compute capability 8.0")) << e->what();
+  EXPECT_TRUE(Contains(e->what(), "a kernel with a porter::role_pipeline on path cp_async needs compute capability 8.0")) << e->what();
   EXPECT_TRUE(Contains(e->what(), "FULL/EMPTY mbarriers")) << e->what();
   EXPECT_TRUE(Contains(e->what(), "'Tesla T4' has 7.5")) << e->what();
-  EXPECT_TRUE(Contains(e->what(), "use porter::pipeline there")) << e->what();
-  // The CTA-collective staged pipeline runs there: the path itself is not refused.
-  EXPECT_NO_THROW(porter::check_path_on_device(path_id::staged, porter_test::t4(), 75));
+  EXPECT_TRUE(Contains(e->what(), "use path staged there")) << e->what();
 }
 
 TEST(LaunchRolePipeline, CodeCompiledForSm75IsRefusedOnAnA100AndAnAmdGpuRunsOnlyTheStagedOne) {
-  const auto b = thrown([] { porter::check_role_pipeline_on_device(path_id::staged, porter_test::a100(), 75); });
+  const auto b = thrown([] { porter::check_role_pipeline_on_device(path_id::cp_async, porter_test::a100(), 75); });
   ASSERT_TRUE(b);
   EXPECT_EQ(b->rule(), "launch.role_pipeline_binary");
   EXPECT_TRUE(Contains(b->what(), "compiled for compute_75")) << b->what();
@@ -203,6 +204,7 @@ TEST(LaunchRolePipeline, CodeCompiledForSm75IsRefusedOnAnA100AndAnAmdGpuRunsOnly
 }
 
 TEST(LaunchRolePipeline, EveryPathPassesWhereItsRoleProtocolRuns) {
+  EXPECT_NO_THROW(porter::check_role_pipeline_on_device(path_id::staged, porter_test::t4(), 75));
   for (path_id p : {path_id::cp_async, path_id::staged}) {
     EXPECT_NO_THROW(porter::check_role_pipeline_on_device(p, porter_test::a100(), 80));
     EXPECT_NO_THROW(porter::check_role_pipeline_on_device(p, porter_test::a100(), 0)) << "binary unknown";
@@ -218,11 +220,12 @@ TEST(LaunchRolePipeline, TheLaunchChecksOnlyWhenTheOptionsSayTheKernelUsesOne) {
   EXPECT_TRUE(o.role_pipeline_kernel);
   EXPECT_FALSE(o.has_launch_attributes()) << "a declaration, not a launch attribute";
   EXPECT_FALSE(porter::launch_options{}.uses_role_pipeline().uses_role_pipeline(false).role_pipeline_kernel);
-  EXPECT_NO_THROW(porter::detail::check_role_pipeline(path_id::staged, porter::launch_options{}, porter_test::t4(), 75));
-  const auto e = thrown([&] { porter::detail::check_role_pipeline(path_id::staged, o, porter_test::t4(), 75); });
+  EXPECT_NO_THROW(porter::detail::check_role_pipeline(path_id::cp_async, porter::launch_options{}, porter_test::t4(), 75));
+  const auto e = thrown([&] { porter::detail::check_role_pipeline(path_id::cp_async, o, porter_test::t4(), 75); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->rule(), "launch.role_pipeline_device");
-  EXPECT_NO_THROW(porter::detail::check_role_pipeline(path_id::staged, o, porter_test::a100(), 80));
+  EXPECT_NO_THROW(porter::detail::check_role_pipeline(path_id::cp_async, o, porter_test::a100(), 80));
+  EXPECT_NO_THROW(porter::detail::check_role_pipeline(path_id::staged, o, porter_test::t4(), 75));
 }
 
 // ---- kernel_family launches forced to a concrete path --------------------------------------------

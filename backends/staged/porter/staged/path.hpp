@@ -17,10 +17,10 @@ struct staged {
   static constexpr porter::completion completion = porter::completion::cta_barrier;
   static constexpr int min_compute_capability = 0;
   static constexpr bool nvidia_only = false;
-  /// Compute capability a porter::role_pipeline on this path needs: 8.0, above the path's own 0,
-  /// because the staged role protocol (staged/nvidia/porter/staged/role_protocol.hpp) completes its
-  /// stages on FULL/EMPTY mbarriers (sm_80+); on sm_75 it traps. NVIDIA only: the AMD flavour has
-  /// no role protocol yet.
-  static constexpr int role_min_compute_capability = 80;
+  /// Compute capability a porter::role_pipeline on this path needs: none beyond the path's own. The
+  /// staged role protocol completes its stages on FULL/EMPTY mbarriers from sm_80 and on
+  /// shared-memory phase counters below (sm_75; staged/nvidia/porter/staged/role_protocol.hpp), and
+  /// on LDS phase counters on AMD (staged/amd/...).
+  static constexpr int role_min_compute_capability = 0;
 };
 }  // namespace porter::path

@@ -31,6 +31,7 @@
 #include "porter/ptx/barrier.hpp"
 #include "porter/ptx/common.hpp"
 #include "porter/ptx/mbarrier.hpp"
+#include "porter/ptx/smem_counter.hpp"
 
 #if !defined(PORTER_DEBUG_WAIT_CYCLES)
 /// Debug builds: cycles a thread may spin on one mbarrier phase before trapping (~2 s at 2 GHz).
@@ -46,12 +47,20 @@ inline constexpr unsigned consumer_barrier_id = 2;
 #if defined(__CUDACC__)
 /// Spin until the phase of parity `parity` of `bar` has completed (acquire, CTA scope). Debug
 /// builds trap after PORTER_DEBUG_WAIT_CYCLES naming `what`, the stage and the pass. Cluster: acquire
-/// at cluster scope (a phase that threads of other CTAs of the cluster complete; sm_90).
+/// at cluster scope (a phase that threads of other CTAs of the cluster complete; sm_90). Below sm_80
+/// `bar` holds a shared-memory phase counter (porter/ptx/smem_counter.hpp), polled with nanosleep.
 template <bool Cluster = false>
 PORTER_DEVICE PORTER_FORCEINLINE void wait_phase(std::uint64_t* bar, unsigned parity, const char* what, unsigned stage, unsigned pass) {
   auto probe = [&] {
-    if constexpr (Cluster) return mbarrier_try_wait_parity_cluster(bar, parity);
-    else return mbarrier_try_wait_parity(bar, parity);
+    if constexpr (!arch::has_mbarrier) {
+      if (smem_counter_test(reinterpret_cast<std::uint32_t*>(bar), parity)) return true;
+      smem_counter_backoff();
+      return false;
+    } else if constexpr (Cluster) {
+      return mbarrier_try_wait_parity_cluster(bar, parity);
+    } else {
+      return mbarrier_try_wait_parity(bar, parity);
+    }
   };
 #if PORTER_DEBUG
   const long long t0 = clock64();
@@ -70,28 +79,45 @@ PORTER_DEVICE PORTER_FORCEINLINE void wait_phase(std::uint64_t* bar, unsigned pa
 
 /// The FULL / EMPTY barriers of a role-split ring of `Stages` stages with `ConsumerThreads`
 /// consumer threads (see the file comment). Per-thread object; every operation is called by the role's
-/// threads only.
+/// threads only. Compiled for a target without mbarrier (sm_75) each barrier is a shared-memory
+/// phase counter in the low word of its 8-byte slot (porter/ptx/smem_counter.hpp) with the same
+/// arrival counts and parities; only the staged lowering's role protocol runs there.
 template <int Stages, unsigned ConsumerThreads>
 struct role_ring {
   std::uint64_t* full = nullptr;
   std::uint64_t* empty = nullptr;
+  unsigned full_count = 0;  ///< FULL's arrivals per phase (the lowering's)
 #if defined(__CUDACC__)
+  static PORTER_DEVICE PORTER_FORCEINLINE std::uint32_t* counter(std::uint64_t* bar) { return reinterpret_cast<std::uint32_t*>(bar); }
 
   /// Point at the header; thread 0 initialises FULL with `full_count` arrivals and EMPTY with one
   /// per consumer thread, plus, in a cluster-multicast ring of `ctas` CTAs (1 otherwise), one per
   /// consumer warp of each of the ctas - 1 peers (consumer_release_cluster). The caller follows
   /// with a CTA barrier (with a cluster barrier when ctas > 1: no peer may arrive before this CTA
   /// initialised them).
-  PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned full_count, unsigned ctas = 1) {
+  PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned full_arrivals, unsigned ctas = 1) {
     full = reinterpret_cast<std::uint64_t*>(header);
     empty = full + Stages;
+    full_count = full_arrivals;
     if (thread == 0) {
       for (int s = 0; s < Stages; ++s) {
-        mbarrier_init(full + s, full_count);
-        mbarrier_init(empty + s, ConsumerThreads + ConsumerThreads / 32u * (ctas - 1u));
+        if constexpr (arch::has_mbarrier) {
+          mbarrier_init(full + s, full_arrivals);
+          mbarrier_init(empty + s, ConsumerThreads + ConsumerThreads / 32u * (ctas - 1u));
+        } else {
+          smem_counter_init(counter(full + s));
+          smem_counter_init(counter(empty + s));
+        }
       }
       fence_mbarrier_init();
     }
+  }
+  /// Producer: this thread's arrival on FULL[stage] (release at CTA scope: its stores of the stage
+  /// are visible to the consumers that observe the phase complete). The lowerings whose copies
+  /// arrive by themselves (cp.async.mbarrier.arrive, expect_tx) arrive their own way.
+  PORTER_DEVICE PORTER_FORCEINLINE void producer_arrive(unsigned stage) const {
+    if constexpr (arch::has_mbarrier) mbarrier_arrive(full + stage);
+    else smem_counter_arrive(counter(full + stage), full_count);
   }
   /// Producer: stage `stage` may be written for pass `pass` (its release of pass - 1 is complete).
   PORTER_DEVICE PORTER_FORCEINLINE void producer_acquire(unsigned stage, unsigned pass) const {
@@ -134,7 +160,8 @@ struct role_ring {
   }
   /// Consumer: this thread is done reading the stage (every consumer thread calls it).
   PORTER_DEVICE PORTER_FORCEINLINE void consumer_release(unsigned stage) const {
-    mbarrier_arrive(empty + stage);
+    if constexpr (arch::has_mbarrier) mbarrier_arrive(empty + stage);
+    else smem_counter_arrive(counter(empty + stage), ConsumerThreads);
   }
   /// Consumer, in a cluster-multicast ring of `ctas` CTAs of which this is rank `self`: this
   /// thread's arrival on its own CTA's EMPTY, as in consumer_release (per thread, release at CTA

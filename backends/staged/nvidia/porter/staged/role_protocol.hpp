@@ -8,15 +8,17 @@
 //   acquire   (producers) wait for EMPTY's phase of the previous pass (nothing on pass 0).
 //   copy      (producers) plain loads and shared-memory stores by the producer threads
 //             (porter/staged/copy.hpp), synchronous: nothing is deferred.
-//   commit    (producers) every producer thread arrives on FULL (mbarrier.arrive, release at CTA
-//             scope: its stores are visible to the consumers that observe the phase complete).
+//   commit    (producers) every producer thread arrives on FULL (mbarrier.arrive, or the counter's
+//             atomic add below sm_80; release at CTA scope: its stores are visible to the consumers
+//             that observe the phase complete).
 //   wait      (consumers) every consumer thread waits for FULL's phase of this pass (acquire).
 //   release   (consumers) every consumer thread arrives on EMPTY (porter/ptx/role_ring.hpp).
-// mbarrier needs sm_80: a role pipeline on the staged path traps on older targets (sm_75); the
-// CTA-collective porter::pipeline runs staged everywhere. porter::launch refuses an sm_75 device or
-// binary on the host only when told the kernel uses a role pipeline
-// (launch_options::uses_role_pipeline; path::staged::role_min_compute_capability).
-// Source: PTX ISA 8.x 9.7.13.15 (mbarrier arrive: release; try_wait / test_wait: acquire).
+// mbarrier needs sm_80: compiled for sm_75, FULL and EMPTY are shared-memory phase counters
+// instead (porter/ptx/smem_counter.hpp: atom.release.cta.shared.add per arrival, a polled
+// ld.acquire.cta.shared per wait), with the same counts and parities, so the staged role pipeline
+// runs on every NVIDIA target porter builds for (path::staged::role_min_compute_capability = 0).
+// Source: PTX ISA 8.x 9.7.13.15 (mbarrier arrive: release; try_wait / test_wait: acquire),
+// 9.7.12.5 (atom .release), 9.7.9.8 (ld .acquire).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -40,11 +42,8 @@ class staged_role_protocol {
 
 #if defined(__CUDACC__)
   /// Initialise the barriers (thread 0) and record this thread's role. Collective over the CTA; the
-  /// pipeline follows it with a CTA barrier. Traps on a target without mbarrier (sm_75).
+  /// pipeline follows it with a CTA barrier. sm_75 (no mbarrier): shared-memory phase counters.
   PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned /*nthreads*/) {
-    if constexpr (arch::device_pass && !arch::has_mbarrier)
-      detail::trap("porter::role_pipeline on path staged needs mbarrier (sm_80 or newer); use porter::pipeline on this target "
-                   "(porter::launch refuses this on the host given launch_options::uses_role_pipeline())");
     ring_.init(header, thread, Roles::producer_threads);
     rank_ = thread < Roles::producer_threads ? thread : thread - Roles::producer_threads;
   }
@@ -62,7 +61,7 @@ class staged_role_protocol {
     staged_copy::copy_bytes(dst, src, bytes, ctx());
   }
   /// Producers: this thread's stores of the stage are done (one arrival on FULL).
-  PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) { ptx::mbarrier_arrive(ring_.full + stage); }
+  PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) { ring_.producer_arrive(stage); }
   /// Producers: commit after this thread also wrote into the stage with ordinary stores.
   PORTER_DEVICE PORTER_FORCEINLINE void commit_written(unsigned stage, unsigned pass) { commit(stage, pass); }
   /// Begin this thread's role (register budgets of Roles, where asked and available).
