@@ -49,10 +49,10 @@ inline constexpr unsigned consumer_barrier_id = 2;
 /// builds trap after PORTER_DEBUG_WAIT_CYCLES naming `what`, the stage and the pass. Cluster: acquire
 /// at cluster scope (a phase that threads of other CTAs of the cluster complete; sm_90). Below sm_80
 /// `bar` holds a shared-memory phase counter (porter/ptx/smem_counter.hpp), polled with nanosleep.
-template <bool Cluster = false>
+template <bool Cluster = false, bool Counters = !arch::has_mbarrier>
 PORTER_DEVICE PORTER_FORCEINLINE void wait_phase(std::uint64_t* bar, unsigned parity, const char* what, unsigned stage, unsigned pass) {
   auto probe = [&] {
-    if constexpr (!arch::has_mbarrier) {
+    if constexpr (Counters) {
       if (smem_counter_test(reinterpret_cast<std::uint32_t*>(bar), parity)) return true;
       smem_counter_backoff();
       return false;
@@ -79,10 +79,11 @@ PORTER_DEVICE PORTER_FORCEINLINE void wait_phase(std::uint64_t* bar, unsigned pa
 
 /// The FULL / EMPTY barriers of a role-split ring of `Stages` stages with `ConsumerThreads`
 /// consumer threads (see the file comment). Per-thread object; every operation is called by the role's
-/// threads only. Compiled for a target without mbarrier (sm_75) each barrier is a shared-memory
-/// phase counter in the low word of its 8-byte slot (porter/ptx/smem_counter.hpp) with the same
-/// arrival counts and parities; only the staged lowering's role protocol runs there.
-template <int Stages, unsigned ConsumerThreads>
+/// threads only. With `Counters` (the default on a target without mbarrier, sm_75) each barrier is
+/// a shared-memory phase counter in the low word of its 8-byte slot (porter/ptx/smem_counter.hpp)
+/// with the same arrival counts and parities; only the staged lowering's role protocol runs that
+/// way (tma and cp_async complete through mbarrier transactions and cp.async arrivals).
+template <int Stages, unsigned ConsumerThreads, bool Counters = !arch::has_mbarrier>
 struct role_ring {
   std::uint64_t* full = nullptr;
   std::uint64_t* empty = nullptr;
@@ -101,7 +102,7 @@ struct role_ring {
     full_count = full_arrivals;
     if (thread == 0) {
       for (int s = 0; s < Stages; ++s) {
-        if constexpr (arch::has_mbarrier) {
+        if constexpr (!Counters) {
           mbarrier_init(full + s, full_arrivals);
           mbarrier_init(empty + s, ConsumerThreads + ConsumerThreads / 32u * (ctas - 1u));
         } else {
@@ -109,20 +110,20 @@ struct role_ring {
           smem_counter_init(counter(empty + s));
         }
       }
-      fence_mbarrier_init();
+      if constexpr (!Counters) fence_mbarrier_init();  // counters: the constructor's CTA barrier publishes them
     }
   }
   /// Producer: this thread's arrival on FULL[stage] (release at CTA scope: its stores of the stage
   /// are visible to the consumers that observe the phase complete). The lowerings whose copies
   /// arrive by themselves (cp.async.mbarrier.arrive, expect_tx) arrive their own way.
   PORTER_DEVICE PORTER_FORCEINLINE void producer_arrive(unsigned stage) const {
-    if constexpr (arch::has_mbarrier) mbarrier_arrive(full + stage);
+    if constexpr (!Counters) mbarrier_arrive(full + stage);
     else smem_counter_arrive(counter(full + stage), full_count);
   }
   /// Producer: stage `stage` may be written for pass `pass` (its release of pass - 1 is complete).
   PORTER_DEVICE PORTER_FORCEINLINE void producer_acquire(unsigned stage, unsigned pass) const {
     if (pass != 0)
-      wait_phase(empty + stage, (pass - 1) & 1u,
+      wait_phase<false, Counters>(empty + stage, (pass - 1) & 1u,
                  "producer_acquire: the consumers never released the stage (EMPTY wait timed out: a consumer warp skipped "
                  "consumer_release)",
                  stage, pass);
@@ -138,7 +139,7 @@ struct role_ring {
   }
   /// Consumer: the stage's pass `pass` has landed.
   PORTER_DEVICE PORTER_FORCEINLINE void consumer_wait(unsigned stage, unsigned pass) const {
-    wait_phase(full + stage, pass & 1u,
+    wait_phase<false, Counters>(full + stage, pass & 1u,
                "consumer_wait: the stage never landed (FULL wait timed out: a producer skipped producer_commit, or a copy never "
                "completed)",
                stage, pass);
@@ -160,7 +161,7 @@ struct role_ring {
   }
   /// Consumer: this thread is done reading the stage (every consumer thread calls it).
   PORTER_DEVICE PORTER_FORCEINLINE void consumer_release(unsigned stage) const {
-    if constexpr (arch::has_mbarrier) mbarrier_arrive(empty + stage);
+    if constexpr (!Counters) mbarrier_arrive(empty + stage);
     else smem_counter_arrive(counter(empty + stage), ConsumerThreads);
   }
   /// Consumer, in a cluster-multicast ring of `ctas` CTAs of which this is rank `self`: this

@@ -32,6 +32,14 @@
 #include "porter/source.hpp"
 #include "porter/staged/copy.hpp"
 
+#if !defined(PORTER_STAGED_ROLE_COUNTERS)
+/// 1: the staged role protocol completes on shared-memory phase counters (porter/ptx/smem_counter.hpp)
+/// on every target, not only where there is no mbarrier (sm_75). For tests: it lets a GPU with
+/// mbarriers run the sm_75 protocol. Affects path staged only; the same value in every translation
+/// unit that instantiates the same staged role kernels.
+#  define PORTER_STAGED_ROLE_COUNTERS 0
+#endif
+
 namespace porter::backend {
 
 /// The staged protocol for a ring (porter::stage_ring<S, Boxes...>) split by `Roles`.
@@ -81,7 +89,9 @@ class staged_role_protocol {
   }
 #endif  // __CUDACC__
 
-  using ring_type = ptx::role_ring<Ring::stages, Roles::consumer_threads>;
+  // Phase counters instead of mbarriers below sm_80, and everywhere in a translation unit built with
+  // PORTER_STAGED_ROLE_COUNTERS=1 (so that the H200's device tests run the sm_75 protocol too).
+  using ring_type = ptx::role_ring<Ring::stages, Roles::consumer_threads, !arch::has_mbarrier || PORTER_STAGED_ROLE_COUNTERS != 0>;
   ring_type ring_{};
   unsigned rank_ = 0;
 };
