@@ -89,6 +89,13 @@ bool has_var(const std::map<std::string, std::set<int>>& vars, const std::string
   return it != vars.end() && (it->second.count(fn) || it->second.count(-1));
 }
 bool is(const token& k, std::string_view s) { return k.text == s && k.kind != tok::string && k.kind != tok::character; }
+/// `asm`, `__asm__`, `__asm`: an inline-assembly statement begins here.
+bool is_asm_keyword(const token& k) { return is(k, "asm") || is(k, "__asm__") || is(k, "__asm"); }
+/// `=` and the compound assignments a store into an array element is written with.
+bool is_store_op(const token& k) {
+  static const std::set<std::string> ops = {"=", "+=", "-=", "*=", "/=", "|=", "&=", "^="};
+  return ops.count(k.text) > 0 && k.kind != tok::string && k.kind != tok::character;
+}
 
 std::string lower(std::string s) {
   for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -606,8 +613,6 @@ void read_variables(file_ctx& f) {
 
 // ---- primitives ----------------------------------------------------------------------------------
 
-/// The qualified name ending at identifier i (`cuda::ptx::cp_async_bulk`), with aliases applied to
-/// its first component; `begin` gets the index of its first token.
 /// A libcu++ name the scanner reads as a primitive (cuda::ptx::cp_async_bulk*, mbarrier_*, fences;
 /// cuda::device TMA helpers; cuda::memcpy_async and the pipeline functions).
 bool known_libcu_name(const std::string& q) {
@@ -622,6 +627,8 @@ bool known_libcu_name(const std::string& q) {
   return q == "cuda::memcpy_async" || q == "cuda::make_pipeline" || q == "cuda::pipeline_consumer_wait_prior";
 }
 
+/// The qualified name ending at identifier i (`cuda::ptx::cp_async_bulk`), with aliases applied to
+/// its first component; `begin` gets the index of its first token.
 std::string qualified(const file_ctx& f, const toks& t, std::size_t i, std::size_t& begin) {
   std::vector<std::string> parts{t[i].text};
   std::size_t b = i;
@@ -932,7 +939,7 @@ void scan_unit(file_ctx& f, int ui) {
   for (std::size_t i = 0; i < t.size(); ++i) {
     const token& k = t[i];
     if (!is_ident(k)) continue;
-    if (k.text == "asm" || k.text == "__asm__" || k.text == "__asm") {
+    if (is_asm_keyword(k)) {
       scan_asm(f, ui, i);
       continue;
     }
@@ -1349,10 +1356,12 @@ std::map<std::string, decl_info> declarations(const toks& t, std::size_t lo, std
 /// fence.proxy.async (and no CTA barrier: that hand-off is not reported) between the last read and
 /// the arrival. Returns the arrival's line and the message, or nothing. `roles_of`: a primitive's
 /// role, or the roles a called wrapper holds; `is_loader`: a function of the scanned files that
-/// reads shared memory through the generic proxy (an asm ld.shared / ldmatrix).
+/// reads shared memory through the generic proxy (an asm ld.shared / ldmatrix). `file_decls`: the
+/// declarations of the file's code unit, computed on first need and kept for its other functions.
 std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, const fn_def& d, const std::vector<const hit*>& hs,
                                                              const std::function<std::vector<std::string>(const hit*)>& roles_of,
-                                                             const std::function<bool(const std::string&)>& is_loader) {
+                                                             const std::function<bool(const std::string&)>& is_loader,
+                                                             std::optional<std::map<std::string, decl_info>>& file_decls) {
   const toks& t = f.units[std::size_t(d.unit)].t;
   const std::size_t lo = d.begin, end = std::min(d.end, t.size());
   auto has_role = [&](const hit* h, const char* r) {
@@ -1385,7 +1394,8 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
   if (copies.empty()) return std::nullopt;
 
   // Names: declarations (file scope and this function), then local aliases `name = <expr>`.
-  std::map<std::string, decl_info> decls = declarations(f.units[0].t, 0, f.units[0].t.size());
+  if (!file_decls) file_decls = declarations(f.units[0].t, 0, f.units[0].t.size());
+  std::map<std::string, decl_info> decls = *file_decls;
   for (const auto& [n, di] : declarations(t, lo, end)) decls[n] = di;
   auto value_indexes = [&](const std::string& n) {
     const auto it = decls.find(n);
@@ -1503,14 +1513,15 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
   auto in_unevaluated = [&](std::size_t i) {
     return std::any_of(unevaluated.begin(), unevaluated.end(), [&](const auto& r) { return r.first <= i && i <= r.second; });
   };
-  static const std::set<std::string> assign = {"=", "+=", "-=", "*=", "/=", "|=", "&=", "^=", "<<=", ">>=", "++", "--"};
+  // A store, or a shift / increment that writes the element back: not a pure read.
+  auto writes = [&](std::size_t k) { return k < end && (is_store_op(t[k]) || is(t[k], "<<=") || is(t[k], ">>=") || is(t[k], "++") || is(t[k], "--")); };
   static const std::set<std::string> unary_before = {"=", "(", ",", "return", "{", ";", "+", "-", "*", "/", "+=", "-=", "*=",
                                                      "/=", "?", ":", "<<", ">>", "&&", "||", "!", "[", "<", ">", "==", "!="};
 
   std::vector<std::pair<std::size_t, int>> reads;  // (token, line)
   std::vector<std::size_t> cta_barriers;
   for (std::size_t i = lo; i < end; ++i) {
-    if (is(t[i], "asm") || is(t[i], "__asm__") || is(t[i], "__asm")) {
+    if (is_asm_keyword(t[i])) {
       const asm_parts a = read_asm(f, t, i);
       if (!a.close) continue;
       if (a.tmpl.find("bar.sync") != std::string::npos || a.tmpl.find("barrier.sync") != std::string::npos ||
@@ -1544,7 +1555,7 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
       } else if (is_ident(t[b])) {
         e = b;
       }
-      if (e < end && !(e + 1 < end && assign.count(t[e + 1].text) && !is(t[e + 1], "++") && !is(t[e + 1], "--"))) {
+      if (e < end && !(e + 1 < end && writes(e + 1) && !is(t[e + 1], "++") && !is(t[e + 1], "--"))) {
         bool stage = false;
         if (b == e) stage = stage_name(t[b].text) && indexes_after(b, nullptr) == 0;
         else stage = mentions_stage(b, e + 1);
@@ -1555,12 +1566,8 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
     // A cast's result indexed: reinterpret_cast<const float4*>(&buf[s][0])[i], ((T*)p)[i].
     if (is(t[i], ")") && i + 1 < end && is(t[i + 1], "[")) {
       const std::size_t open = match_back(t, i);
-      if (open != SIZE_MAX && open >= lo && mentions_stage(open + 1, i)) {
-        std::size_t next = 0;
-        const std::size_t k = match_fwd(t, i + 1) + 1;
-        next = k;
-        if (!(next < end && assign.count(t[next].text))) reads.emplace_back(i, t[i].line);
-      }
+      if (open != SIZE_MAX && open >= lo && mentions_stage(open + 1, i) && !writes(match_fwd(t, i + 1) + 1))
+        reads.emplace_back(i, t[i].line);
       continue;
     }
     if (!is_ident(t[i]) || !stage_name(t[i].text)) continue;
@@ -1569,7 +1576,7 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
     std::size_t next = 0;
     const int n = indexes_after(i, &next);
     if (n == 0 || n < value_indexes(t[i].text)) continue;  // an address, not an element
-    if (next < end && assign.count(t[next].text)) continue;  // a store (generic-store-before-bulk-copy's business)
+    if (writes(next)) continue;  // a store (generic-store-before-bulk-copy's business)
     reads.emplace_back(i, t[i].line);
   }
   if (reads.empty()) return std::nullopt;
@@ -1800,7 +1807,7 @@ report scan(const std::vector<source_file>& files) {
       const std::size_t end = std::min(d.end, t.size());
       bool reads = false;
       for (std::size_t i = d.begin; i < end && !reads; ++i)
-        if (is(t[i], "asm") || is(t[i], "__asm__") || is(t[i], "__asm")) {
+        if (is_asm_keyword(t[i])) {
           const asm_parts a = read_asm(ctx[fi], t, i);
           if (a.close && generic_shared_load(a.tmpl)) reads = true;
         }
@@ -1815,12 +1822,11 @@ report scan(const std::vector<source_file>& files) {
             if (is_ident(t[k]) && (is(t[k + 1], ",") || is(t[k + 1], ")") || is(t[k + 1], "[")) &&
                 (is(t[k - 1], "*") || is(t[k + 1], "[")))
               params.insert(t[k].text);
-        static const std::set<std::string> assign = {"=", "+=", "-=", "*=", "/=", "|=", "&=", "^="};
         for (std::size_t i = d.begin; i + 1 < end && !reads && !params.empty(); ++i) {
           if (!is_ident(t[i]) || !params.count(t[i].text) || is(t[i - 1], ".") || is(t[i - 1], "->") || is(t[i - 1], "&")) continue;
           if (is(t[i + 1], "[")) {
             const std::size_t after = match_fwd(t, i + 1) + 1;
-            reads = !(after < end && assign.count(t[after].text));
+            reads = !(after < end && is_store_op(t[after]));
           } else if (is(t[i - 1], "*") || (is(t[i - 1], "(") && is(t[i - 2], "*"))) {
             // *p or *(p + i), not a declaration's `T* p` nor a product `a * p`.
             const std::size_t star = is(t[i - 1], "*") ? i - 1 : i - 2;
@@ -1829,7 +1835,7 @@ report scan(const std::vector<source_file>& files) {
                                is(before, "{") || is(before, ";") || is(before, "+") || is(before, "-");
             std::size_t after = i + 1;
             if (is(t[i - 1], "(")) after = match_fwd(t, i - 1) + 1;
-            reads = unary && !(after < end && assign.count(t[after].text));
+            reads = unary && !(after < end && is_store_op(t[after]));
           }
         }
       }
@@ -1854,8 +1860,16 @@ report scan(const std::vector<source_file>& files) {
   }
 
   // ---- sites, wrapped primitives and hazards, per function
+  // The wrapper a call in file fi names (the last visible one of that name), or nullptr.
+  auto wrapper_named = [&](std::size_t fi, const std::string& name) {
+    const wrapper* w = nullptr;
+    for (const auto& [key, ww] : wraps)
+      if (ww.name == name && sees[fi].count(key.first)) w = &ww;
+    return w;
+  };
   for (std::size_t fi = 0; fi < ctx.size(); ++fi) {
     file_ctx& f = ctx[fi];
+    std::optional<std::map<std::string, decl_info>> file_decls;  // proxy_read_hazard's, once per file
     std::map<int, std::vector<const hit*>> per_fn;
     for (const hit& h : f.hits) per_fn[h.fn].push_back(&h);
     for (auto& [fn, hs] : per_fn) {
@@ -1869,9 +1883,7 @@ report scan(const std::vector<source_file>& files) {
       for (const hit* h : hs) {
         if (h->s.role == "fence") fenced = true;
         if (h->s.role == "call") {
-          const wrapper* w = nullptr;
-          for (const auto& [key, ww] : wraps)
-            if (ww.name == h->s.via && sees[fi].count(key.first)) w = &ww;
+          const wrapper* w = wrapper_named(fi, h->s.via);
           if (w && std::find(w->roles.begin(), w->roles.end(), "fence") != w->roles.end()) fenced = true;
         }
       }
@@ -1881,10 +1893,7 @@ report scan(const std::vector<source_file>& files) {
         s.in_wrapper = wrapped;
         s.stages = stages_text(f, x);
         // parity-from-loop-counter
-        const wrapper* w = nullptr;
-        if (s.role == "call")
-          for (const auto& [key, ww] : wraps)
-            if (ww.name == s.via && sees[fi].count(key.first)) w = &ww;
+        const wrapper* w = s.role == "call" ? wrapper_named(fi, s.via) : nullptr;
         auto wraps_role = [&](const char* r) { return w && std::find(w->roles.begin(), w->roles.end(), r) != w->roles.end(); };
         std::string var;
         if (s.role == "wait-parity" && mentions(h->count, x, h->tok, &var)) {
@@ -1951,8 +1960,7 @@ report scan(const std::vector<source_file>& files) {
             k = match_fwd(t, k) + 1;
             indexed = true;
           }
-          static const std::set<std::string> assign = {"=", "+=", "-=", "*=", "/=", "|=", "&=", "^="};
-          if (indexed && k < t.size() && assign.count(t[k].text)) {
+          if (indexed && k < t.size() && is_store_op(t[k])) {
             hazard_at(t[i].line, "generic-store-before-bulk-copy",
                       "`" + t[i].text + "` is written with generic stores and refilled by a bulk copy, and this " +
                           (d.macro ? "macro" : "function") + " has no fence.proxy.async between the two proxies",
@@ -1965,12 +1973,11 @@ report scan(const std::vector<source_file>& files) {
       {
         auto roles_of = [&](const hit* h) -> std::vector<std::string> {
           if (h->s.role != "call") return {h->s.role};
-          for (const auto& [key, ww] : wraps)
-            if (ww.name == h->s.via && sees[fi].count(key.first)) return ww.roles;
-          return {};
+          const wrapper* w = wrapper_named(fi, h->s.via);
+          return w ? w->roles : std::vector<std::string>{};
         };
         auto is_loader = [&](const std::string& name) { return loader_visible(fi, name); };
-        if (const auto hz = proxy_read_hazard(f, f.fns[std::size_t(fn)], hs, roles_of, is_loader))
+        if (const auto hz = proxy_read_hazard(f, f.fns[std::size_t(fn)], hs, roles_of, is_loader, file_decls))
           hazard_at(hz->first, "generic-read-before-bulk-refill", hz->second,
                     "porter's tma consumer_release runs fence.proxy.async.shared::cta before its EMPTY arrival (without it the H200 "
                     "computed wrong results in 20 of 20 runs of a warp-specialized GEMM)");
