@@ -87,7 +87,6 @@ template <int Stages, unsigned ConsumerThreads, bool Counters = !arch::has_mbarr
 struct role_ring {
   std::uint64_t* full = nullptr;
   std::uint64_t* empty = nullptr;
-  unsigned full_count = 0;  ///< FULL's arrivals per phase (the lowering's)
 #if defined(__CUDACC__)
   static PORTER_DEVICE PORTER_FORCEINLINE std::uint32_t* counter(std::uint64_t* bar) { return reinterpret_cast<std::uint32_t*>(bar); }
 
@@ -96,14 +95,13 @@ struct role_ring {
   /// consumer warp of each of the ctas - 1 peers (consumer_release_cluster). The caller follows
   /// with a CTA barrier (with a cluster barrier when ctas > 1: no peer may arrive before this CTA
   /// initialised them).
-  PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned full_arrivals, unsigned ctas = 1) {
+  PORTER_DEVICE void init(unsigned char* header, unsigned thread, unsigned full_count, unsigned ctas = 1) {
     full = reinterpret_cast<std::uint64_t*>(header);
     empty = full + Stages;
-    full_count = full_arrivals;
     if (thread == 0) {
       for (int s = 0; s < Stages; ++s) {
         if constexpr (!Counters) {
-          mbarrier_init(full + s, full_arrivals);
+          mbarrier_init(full + s, full_count);
           mbarrier_init(empty + s, ConsumerThreads + ConsumerThreads / 32u * (ctas - 1u));
         } else {
           smem_counter_init(counter(full + s));
@@ -114,9 +112,10 @@ struct role_ring {
     }
   }
   /// Producer: this thread's arrival on FULL[stage] (release at CTA scope: its stores of the stage
-  /// are visible to the consumers that observe the phase complete). The lowerings whose copies
-  /// arrive by themselves (cp.async.mbarrier.arrive, expect_tx) arrive their own way.
-  PORTER_DEVICE PORTER_FORCEINLINE void producer_arrive(unsigned stage) const {
+  /// are visible to the consumers that observe the phase complete); `full_count`: init's, FULL's
+  /// arrivals per phase (a counter completes its phase itself). The lowerings whose copies arrive by
+  /// themselves (cp.async.mbarrier.arrive, expect_tx) arrive their own way.
+  PORTER_DEVICE PORTER_FORCEINLINE void producer_arrive(unsigned stage, unsigned full_count) const {
     if constexpr (!Counters) mbarrier_arrive(full + stage);
     else smem_counter_arrive(counter(full + stage), full_count);
   }

@@ -69,7 +69,7 @@ class staged_role_protocol {
     staged_copy::copy_bytes(dst, src, bytes, ctx());
   }
   /// Producers: this thread's stores of the stage are done (one arrival on FULL).
-  PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) { ring_.producer_arrive(stage); }
+  PORTER_DEVICE PORTER_FORCEINLINE void commit(unsigned stage, unsigned /*pass*/) { ring_.producer_arrive(stage, Roles::producer_threads); }
   /// Producers: commit after this thread also wrote into the stage with ordinary stores.
   PORTER_DEVICE PORTER_FORCEINLINE void commit_written(unsigned stage, unsigned pass) { commit(stage, pass); }
   /// Begin this thread's role (register budgets of Roles, where asked and available).
