@@ -13,7 +13,7 @@
 #     carries .L2::cache_hint and both createpolicy priorities; no other row has either;
 #   * the multicast instantiation (Multicast = true: "Lb1EEEv" in the mangled name; rows
 #     "-multicast" and "-pairs") issues .multicast::cluster and arrives on its peers' EMPTY barriers
-#     (mapa, mbarrier.arrive.release.cluster); no other kernel does either.
+#     (mapa, mbarrier.arrive.shared::cluster, never .release.cluster); no other kernel does either.
 # Usage: cmake -DDIR=<keep dir>/bf16gemm_wgmma_kernels -P wgmma_lowering.cmake
 file(READ "${DIR}/bf16gemm_wgmma_kernels.ptx" _ptx)
 file(READ "${DIR}/ptxas.log" _log)
@@ -84,8 +84,13 @@ foreach(_i RANGE ${_last})
   endif()
   if(_name MATCHES "Lb1EEEv")
     if(NOT _body MATCHES "\\.multicast::cluster" OR NOT _body MATCHES "mapa\\.shared::cluster"
-       OR NOT _body MATCHES "mbarrier\\.arrive\\.release\\.cluster\\.shared::cluster")
+       OR NOT _body MATCHES "mbarrier\\.arrive\\.shared::cluster")
       message(FATAL_ERROR "${_name}: the multicast instantiation issues no .multicast::cluster copy or no remote EMPTY arrival")
+    endif()
+    # A release at cluster scope compiles to a GPU-scope MEMBAR before every remote arrival: 0.72x
+    # on the H200 (bench/results/h200-2026-12-05-session36/NOTES.md).
+    if(_body MATCHES "mbarrier\\.arrive\\.release\\.cluster")
+      message(FATAL_ERROR "${_name}: the remote EMPTY arrival releases at cluster scope (a GPU-scope fence per arrival)")
     endif()
     math(EXPR _multicast "${_multicast} + 1")
   elseif(_body MATCHES "\\.multicast::cluster|mapa\\.")

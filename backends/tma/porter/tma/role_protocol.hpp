@@ -45,8 +45,9 @@
 //             CTA (porter/tma/copy.hpp copy_box_multicast). Untagged boxes are each CTA's own.
 //   release   (consumers, warp-collective) the proxy fence and the thread's own arrival on its CTA's
 //             EMPTY as usual, then __syncwarp and one arrival of lane 0 on each peer's EMPTY (mapa +
-//             mbarrier.arrive.release.cluster.shared::cluster; porter/ptx/role_ring.hpp says why per
-//             warp). No cluster barrier per step: the CTAs are coupled only through EMPTY.
+//             mbarrier.arrive.shared::cluster, release at CTA scope: it releases reads;
+//             porter/ptx/role_ring.hpp says why per warp and why not release.cluster). No cluster
+//             barrier per step: the CTAs are coupled only through EMPTY.
 //   exit      a consumer may arrive on a peer's EMPTY, and a peer may multicast into this CTA, until
 //             the last stage: end the kernel with porter::cluster_sync() in every thread, producers
 //             included, so that no CTA exits while a peer may still touch its shared memory.

@@ -84,18 +84,28 @@ PORTER_DEVICE PORTER_FORCEINLINE bool mbarrier_try_wait_parity(std::uint64_t* ba
   return done != 0;
 }
 
-/// mapa.shared::cluster.u32 remote, [bar], cta;  mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];
+/// mapa.shared::cluster.u32 remote, [bar], cta;  mbarrier.arrive.shared::cluster.b64 _, [remote];
 /// (PTX ISA 8.x, "mapa" and 9.7.13.15.13 "mbarrier.arrive"; sm_90, PTX 8.0)
 /// One arrival on the mbarrier at the same shared offset as `bar` in the CTA of cluster rank `cta`
-/// (this CTA's own rank included), with release semantics at cluster scope: this thread's prior
-/// memory accesses are ordered before any thread that observes the phase complete with acquire at
-/// cluster scope. The CTA of rank `cta` must not have exited.
+/// (this CTA's own rank included), with the instruction's default semantics: release at CTA scope.
+/// The CTA of rank `cta` must not have exited.
+/// What it is for: releasing a stage this thread has finished READING in its own CTA's shared
+/// memory to a peer whose producer will then write it (a multicast refill). The release orders
+/// this thread's prior reads before the arrival, so their values are bound before the peer can
+/// observe the phase complete and issue the write; CUTLASS's ClusterBarrier::arrive(cta_id, pred)
+/// (cutlass/arch/barrier.h) releases multicast stages with the same instruction. It does NOT
+/// publish this thread's writes to threads of other CTAs: that needs
+/// mbarrier.arrive.release.cluster, which ptxas 13.0 compiles to MEMBAR.ALL.CTA, MEMBAR.ALL.GPU,
+/// ERRBAR and CGAERRBAR ahead of the SYNCS.ARRIVE (this form: the SYNCS.ARRIVE alone). Measured
+/// on the H200 (session 36, bench/results/h200-2026-12-05-session36/NOTES.md): with the
+/// release.cluster form behind every consumer warp's remote arrival the role-pipeline multicast
+/// GEMMs ran at 0.72x their kernels without clusters; with this form at 0.96-1.02x.
 PORTER_DEVICE PORTER_FORCEINLINE void mbarrier_arrive_cluster(std::uint64_t* bar, std::uint32_t cta) {
 #if PORTER_ARCH_HAS_CLUSTERS
   asm volatile(
       "{\n\t.reg .b32 remote;\n\t"
       "mapa.shared::cluster.u32 remote, %0, %1;\n\t"
-      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n\t}" ::"r"(smem_addr(bar)),
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n\t}" ::"r"(smem_addr(bar)),
       "r"(cta)
       : "memory");
 #else
@@ -107,8 +117,9 @@ PORTER_DEVICE PORTER_FORCEINLINE void mbarrier_arrive_cluster(std::uint64_t* bar
 
 /// mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64   (PTX 9.7.13.15.16, sm_90)
 /// As mbarrier_try_wait_parity, with acquire semantics at cluster scope: what the threads of other
-/// CTAs did before their (release.cluster) arrivals on this phase is ordered before what this
-/// thread does after it observes the phase complete.
+/// CTAs did before their release.cluster arrivals on this phase is ordered before what this
+/// thread does after it observes the phase complete (ptxas 13.0 adds CCTL.IVALL, an L1
+/// invalidation, after a successful wait; the CTA-scope wait has none).
 PORTER_DEVICE PORTER_FORCEINLINE bool mbarrier_try_wait_parity_cluster(std::uint64_t* bar, std::uint32_t parity) {
   std::uint32_t done = 0;
 #if PORTER_ARCH_HAS_CLUSTERS

@@ -128,7 +128,7 @@ struct role_ring {
                  stage, pass);
   }
   /// As producer_acquire in a cluster-multicast ring: the EMPTY phase collects the consumers of
-  /// every CTA of the cluster (their release.cluster arrivals), so the wait acquires at cluster scope.
+  /// every CTA of the cluster (consumer_release_cluster), so the wait acquires at cluster scope.
   PORTER_DEVICE PORTER_FORCEINLINE void producer_acquire_cluster(unsigned stage, unsigned pass) const {
     if (pass != 0)
       wait_phase<true>(empty + stage, (pass - 1) & 1u,
@@ -167,10 +167,13 @@ struct role_ring {
   /// thread's arrival on its own CTA's EMPTY, as in consumer_release (per thread, release at CTA
   /// scope: compute-sanitizer racecheck follows that form), then its warp's arrival on each peer's
   /// EMPTY: after __syncwarp (every lane's reads, and its proxy fence, ordered before lane 0's
-  /// arrival) lane 0 arrives with release at cluster scope (mapa +
-  /// mbarrier.arrive.release.cluster.shared::cluster). One remote arrival per warp and peer, not per
-  /// thread: measured on the H200 (session 32), 256 remote arrivals per stage per CTA (one per
-  /// consumer thread) ran the wgmma GEMM at 0.71x the same kernel without clusters.
+  /// arrival) lane 0 arrives on each peer (mapa + mbarrier.arrive.shared::cluster, release at CTA
+  /// scope: what it releases is reads, whose values are bound before the arrival; the
+  /// release.cluster form put a GPU-scope MEMBAR behind every warp's arrival and ran the multicast
+  /// GEMMs at 0.72x, session 36; porter/ptx/mbarrier.hpp mbarrier_arrive_cluster). One remote
+  /// arrival per warp and peer, not per thread: measured on the H200 (session 32), 256 remote
+  /// arrivals per stage per CTA (one per consumer thread) ran the wgmma GEMM at 0.71x the same
+  /// kernel without clusters.
   /// Warp-collective: every lane of the warp calls it together. `lane`: this thread's lane (0..31).
   PORTER_DEVICE PORTER_FORCEINLINE void consumer_release_cluster(unsigned stage, unsigned self, unsigned ctas, unsigned lane) const {
     mbarrier_arrive(empty + stage);
