@@ -42,9 +42,9 @@ void register_bf16gemm_roles_kernels(registry& r) {
   using porter::path::staged;
   add_bf16gemm_roles<tma, 3, roles_tma>(r, "porter-roles");
   add_bf16gemm_roles<tma, 4, roles_tma>(r, "porter-roles");
-  add_bf16gemm_roles<cp_async, 3, roles_threads>(r, "porter-roles");
-  add_bf16gemm_roles<cp_async, 4, roles_threads>(r, "porter-roles");
-  add_bf16gemm_roles<staged, 3, roles_threads>(r, "porter-roles");
+  add_bf16gemm_roles<cp_async, 3, roles_cp_async>(r, "porter-roles");
+  add_bf16gemm_roles<cp_async, 4, roles_cp_async>(r, "porter-roles");
+  add_bf16gemm_roles<staged, 3, roles_staged>(r, "porter-roles");
   // Clusters of 2 sharing B by TMA multicast, against the same kernel without clusters (tma only:
   // elsewhere each CTA copies its own B, the "pairs" row).
   add_bf16gemm_roles_multicast<tma, 3, roles_tma>(r);

@@ -216,8 +216,9 @@ static_assert(bm == 2 * wg_m && bn == 256, "two consumer warpgroups of m64n256")
 // The split is the path's; ptxas 13.0 (sm_90a):
 //   tma       40 / 232: no spill (one thread issues the two boxes; 12 B of stores are CALL return
 //             addresses of the 64-bit tile division);
-//   cp_async  88 / 208: 36 B spill in the consumers (72 / 216: 56 B; 56 / 224 and 40 / 232 spill in
-//             the producers' chunk walk);
+//   cp_async  88 / 208: 36 B spill, in the producers' chunk walk (72 / 216: 56 B; 56 / 224 and
+//             40 / 232 more); 104 / 200 and 120 / 192 spill nothing (session 35: the consumers fit
+//             in 192, so the spill that grows as the producers get fewer registers is theirs);
 //   staged    88 / 208: no spill (56 / 224: 120 B; the producers hold a stage's loads in registers).
 // Measured on the H200 (session 31, porter-bench --only bf16gemm, 8192^3, cuBLAS 673.7 TFLOP/s):
 // tma 40 / 232 S = 3 456.4 TFLOP/s against the CTA-collective kernel's 433.2; cp_async 88 / 208
@@ -227,13 +228,19 @@ static_assert(bm == 2 * wg_m && bn == 256, "two consumer warpgroups of m64n256")
 // sub-partition 0 with the issuing producer thread. With the fence it ran 0 of 20
 // (backends/tma/porter/tma/role_protocol.hpp; bench/results/h200-2026-12-04-session31/NOTES.md).
 // Final run (8192^3, cuBLAS 683.3): tma S = 3 / 4 449.0 / 449.2, cp_async 393.5 / 393.3, staged 149.0.
+// Session 36 (H200, 8 runs of porter-bench --only bf16gemm, S = 3, TFLOP/s): cp_async 104 / 200
+// 409.1-414.6 against 88 / 208's 395.3-399.9 at 8192^3 (+3.5 to +4.7%), 432.6-440.3 against
+// 382.2-403.4 at 4096^3 x2; 120 / 192 395.7-399.1 and 391.5-410.1 (no gain: the consumers at 192
+// registers lose what the producers gain). staged was not measured at 104 / 200.
 namespace bf16gemm_roles_shape {
 template <int P, int C>
 using roles_of = porter::roles<porter::warpgroups<1>, porter::warpgroups<2>, porter::registers<P, C>>;
 using roles_tma = roles_of<40, 232>;
-using roles_threads = roles_of<88, 208>;  // cp_async and staged: the producer threads copy
+using roles_cp_async = roles_of<104, 200>;  // the producer threads copy
+using roles_staged = roles_of<88, 208>;     // the producer threads load and store
 constexpr int threads = int(roles_tma::threads);  // 384
-static_assert(int(roles_threads::threads) == threads && int(roles_tma::consumer_threads) == bf16gemm_shape::threads,
+static_assert(int(roles_cp_async::threads) == threads && int(roles_staged::threads) == threads &&
+                  int(roles_tma::consumer_threads) == bf16gemm_shape::threads,
               "the consumers are bf16gemm_shape's 8 MMA warps");
 /// setmaxnreg is an sm_90a feature: the kernel is built for sm_90a only and needs a 9.0 device.
 constexpr int min_cc = 90;
