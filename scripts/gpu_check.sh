@@ -11,6 +11,8 @@
 #   memcheck   compute-sanitizer --tool memcheck  on porter_device_tests, PORTER_DEVICE_TEST_SCALE=sanitizer
 #   racecheck  compute-sanitizer --tool racecheck on porter_device_tests, same scale
 #   synccheck  compute-sanitizer --tool synccheck on porter_device_tests, same scale
+#   (not porter_device_counter_tests: racecheck does not model the shared-memory release/acquire
+#   hand-off of its phase counters and reports every one; porter/ptx/smem_counter.hpp)
 #   example    examples/stencil5 (bit-exact on every path)
 #   bench      HOOK: porter-bench --quick, if that binary was built (bench/ is another helper's)
 #
