@@ -1609,6 +1609,35 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
                                          " with no fence.proxy.async between: the mbarrier orders the generic proxy only, so the "
                                          "next bulk refill may overwrite the stage under the reads");
   }
+  // Loop-carried: the release at the top of the next iteration (`if (k > 0) arrive(&empty[prev])`,
+  // then wait, then read). An arrival in a loop body is that release when the body reads the stage
+  // after it and makes no other arrival after its last read; the path from that read runs to the
+  // end of the body and from the body's start to the arrival.
+  for (const hit* a : arrivals) {
+    const std::pair<std::size_t, std::size_t>* body = nullptr;  // the innermost loop holding the arrival
+    for (const auto& r : loops)
+      if (r.first < a->tok && a->tok <= r.second && (!body || r.first > body->first)) body = &r;
+    if (!body) continue;
+    const std::pair<std::size_t, int>* last = nullptr;
+    for (const auto& r : reads)
+      if (a->tok < r.first && r.first <= body->second) last = &r;
+    if (!last) continue;
+    const bool released_after = std::any_of(arrivals.begin(), arrivals.end(), [&](const hit* b) {
+      return last->first < b->tok && b->tok <= body->second;
+    });
+    if (released_after) continue;  // that arrival is the release (checked above)
+    auto on_path = [&](const std::vector<std::size_t>& v) {
+      return std::any_of(v.begin(), v.end(), [&](std::size_t x) {
+        return (last->first < x && x <= body->second) || (body->first <= x && x <= a->tok);
+      });
+    };
+    if (on_path(fences) || on_path(cta_barriers)) continue;
+    return std::make_pair(a->s.line, "`" + stage_label + "` is filled by a bulk copy, read through the generic proxy (line " +
+                                         std::to_string(last->second) + ") and released on the loop's next iteration by the mbarrier arrival " +
+                                         a->s.construct +
+                                         " with no fence.proxy.async between: the mbarrier orders the generic proxy only, so the "
+                                         "next bulk refill may overwrite the stage under the reads");
+  }
   return std::nullopt;
 }
 
