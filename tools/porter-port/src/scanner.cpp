@@ -1351,6 +1351,34 @@ std::map<std::string, decl_info> declarations(const toks& t, std::size_t lo, std
   return out;
 }
 
+/// Whether a function or lambda body t[b, end) reads an element through one of the pointer or array
+/// parameters declared in t(open, close) (`p[i]` not assigned to, `*p`, `*(p + i)`), as a helper
+/// `consume(&buf[s][0])` does.
+bool reads_through_params(const toks& t, std::size_t open, std::size_t close, std::size_t b, std::size_t end) {
+  std::set<std::string> params;
+  for (std::size_t k = open + 1; k < close; ++k)
+    if (is_ident(t[k]) && (is(t[k + 1], ",") || is(t[k + 1], ")") || is(t[k + 1], "[")) && (is(t[k - 1], "*") || is(t[k + 1], "[")))
+      params.insert(t[k].text);
+  if (params.empty()) return false;
+  for (std::size_t i = std::max<std::size_t>(b, 2); i + 1 < end; ++i) {
+    if (!is_ident(t[i]) || !params.count(t[i].text) || is(t[i - 1], ".") || is(t[i - 1], "->") || is(t[i - 1], "&")) continue;
+    if (is(t[i + 1], "[")) {
+      const std::size_t after = match_fwd(t, i + 1) + 1;
+      if (!(after < end && is_store_op(t[after]))) return true;
+    } else if (is(t[i - 1], "*") || (is(t[i - 1], "(") && is(t[i - 2], "*"))) {
+      // *p or *(p + i), not a declaration's `T* p` nor a product `a * p`.
+      const std::size_t star = is(t[i - 1], "*") ? i - 1 : i - 2;
+      const token& before = t[star - 1];
+      const bool unary = is(before, "=") || is(before, "(") || is(before, ",") || is(before, "return") || is(before, "+=") ||
+                         is(before, "{") || is(before, ";") || is(before, "+") || is(before, "-");
+      std::size_t after = i + 1;
+      if (is(t[i - 1], "(")) after = match_fwd(t, i - 1) + 1;
+      if (unary && !(after < end && is_store_op(t[after]))) return true;
+    }
+  }
+  return false;
+}
+
 /// generic-read-before-bulk-refill in function `d` (its primitives `hs`): a buffer that a bulk copy
 /// refills in a loop, read through the generic proxy, then released by an mbarrier arrival with no
 /// fence.proxy.async (and no CTA barrier: that hand-off is not reported) between the last read and
@@ -1518,6 +1546,31 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
   static const std::set<std::string> unary_before = {"=", "(", ",", "return", "{", ";", "+", "-", "*", "/", "+=", "-=", "*=",
                                                      "/=", "?", ":", "<<", ">>", "&&", "||", "!", "[", "<", ">", "==", "!="};
 
+  // Lambdas of this function that read through a pointer or array parameter, or hold an ld.shared /
+  // ldmatrix asm, or call a reading function (`auto consume = [&](const float* p) { ... p[i] ... };`):
+  // a call of one with the stage is a read, as a named helper's is.
+  std::set<std::string> lambda_loaders;
+  for (std::size_t i = lo; i + 3 < end; ++i) {
+    if (!is_ident(t[i]) || !is(t[i + 1], "=") || !is(t[i + 2], "[")) continue;
+    const std::size_t cap = match_fwd(t, i + 2);
+    if (cap + 1 >= end || !is(t[cap + 1], "(")) continue;
+    const std::size_t pclose = match_fwd(t, cap + 1);
+    std::size_t b = pclose + 1;
+    while (b < end && !is(t[b], "{") && !is(t[b], ";")) ++b;  // mutable, noexcept, -> T, __device__
+    if (b >= end || !is(t[b], "{")) continue;
+    const std::size_t e = std::min(match_fwd(t, b), end);
+    bool reads = reads_through_params(t, cap + 1, pclose, b + 1, e);
+    for (std::size_t k = b + 1; k < e && !reads; ++k) {
+      if (is_asm_keyword(t[k])) {
+        const asm_parts a = read_asm(f, t, k);
+        if (a.close && generic_shared_load(a.tmpl)) reads = true;
+      } else if (is_ident(t[k]) && call_paren(t, k) && (is_loader(t[k].text) || lambda_loaders.count(t[k].text))) {
+        reads = true;
+      }
+    }
+    if (reads) lambda_loaders.insert(t[i].text);
+  }
+
   std::vector<std::pair<std::size_t, int>> reads;  // (token, line)
   std::vector<std::size_t> cta_barriers;
   for (std::size_t i = lo; i < end; ++i) {
@@ -1538,7 +1591,7 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
     if (in_prim(i) || in_unevaluated(i)) continue;
     // A call of a function that loads shared memory through the generic proxy (ldmatrix4(...)).
     if (is_ident(t[i]) && !(i > lo && (is(t[i - 1], ".") || is(t[i - 1], "->")))) {
-      if (const std::size_t p = call_paren(t, i); p && is_loader(t[i].text)) {
+      if (const std::size_t p = call_paren(t, i); p && (is_loader(t[i].text) || lambda_loaders.count(t[i].text))) {
         const std::size_t close = match_fwd(t, p);
         if (mentions_stage(p + 1, close)) reads.emplace_back(i, t[i].line);
         i = close;
@@ -1845,28 +1898,7 @@ report scan(const std::vector<source_file>& files) {
         std::size_t close = d.begin - 1;
         while (close > 0 && !is(t[close], ")")) --close;
         const std::size_t open = match_back(t, close);
-        std::set<std::string> params;
-        if (open != SIZE_MAX)
-          for (std::size_t k = open + 1; k < close; ++k)
-            if (is_ident(t[k]) && (is(t[k + 1], ",") || is(t[k + 1], ")") || is(t[k + 1], "[")) &&
-                (is(t[k - 1], "*") || is(t[k + 1], "[")))
-              params.insert(t[k].text);
-        for (std::size_t i = d.begin; i + 1 < end && !reads && !params.empty(); ++i) {
-          if (!is_ident(t[i]) || !params.count(t[i].text) || is(t[i - 1], ".") || is(t[i - 1], "->") || is(t[i - 1], "&")) continue;
-          if (is(t[i + 1], "[")) {
-            const std::size_t after = match_fwd(t, i + 1) + 1;
-            reads = !(after < end && is_store_op(t[after]));
-          } else if (is(t[i - 1], "*") || (is(t[i - 1], "(") && is(t[i - 2], "*"))) {
-            // *p or *(p + i), not a declaration's `T* p` nor a product `a * p`.
-            const std::size_t star = is(t[i - 1], "*") ? i - 1 : i - 2;
-            const token& before = t[star - 1];
-            const bool unary = is(before, "=") || is(before, "(") || is(before, ",") || is(before, "return") || is(before, "+=") ||
-                               is(before, "{") || is(before, ";") || is(before, "+") || is(before, "-");
-            std::size_t after = i + 1;
-            if (is(t[i - 1], "(")) after = match_fwd(t, i - 1) + 1;
-            reads = unary && !(after < end && is_store_op(t[after]));
-          }
-        }
+        if (open != SIZE_MAX) reads = reads_through_params(t, open, close, d.begin, end);
       }
       if (reads) loaders[fi].insert(d.name);
     }
