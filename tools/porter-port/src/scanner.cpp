@@ -1351,6 +1351,17 @@ std::map<std::string, decl_info> declarations(const toks& t, std::size_t lo, std
   return out;
 }
 
+/// Whether t[b, e) (a function or lambda body) holds an inline asm that loads shared memory through
+/// the generic proxy (ld.shared, ldmatrix).
+bool holds_generic_shared_load(const file_ctx& f, const toks& t, std::size_t b, std::size_t e) {
+  for (std::size_t i = b; i < e; ++i)
+    if (is_asm_keyword(t[i])) {
+      const asm_parts a = read_asm(f, t, i);
+      if (a.close && generic_shared_load(a.tmpl)) return true;
+    }
+  return false;
+}
+
 /// Whether a function or lambda body t[b, end) reads an element through one of the pointer or array
 /// parameters declared in t(open, close) (`p[i]` not assigned to, `*p`, `*(p + i)`), as a helper
 /// `consume(&buf[s][0])` does.
@@ -1559,15 +1570,9 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
     while (b < end && !is(t[b], "{") && !is(t[b], ";")) ++b;  // mutable, noexcept, -> T, __device__
     if (b >= end || !is(t[b], "{")) continue;
     const std::size_t e = std::min(match_fwd(t, b), end);
-    bool reads = reads_through_params(t, cap + 1, pclose, b + 1, e);
-    for (std::size_t k = b + 1; k < e && !reads; ++k) {
-      if (is_asm_keyword(t[k])) {
-        const asm_parts a = read_asm(f, t, k);
-        if (a.close && generic_shared_load(a.tmpl)) reads = true;
-      } else if (is_ident(t[k]) && call_paren(t, k) && (is_loader(t[k].text) || lambda_loaders.count(t[k].text))) {
-        reads = true;
-      }
-    }
+    bool reads = reads_through_params(t, cap + 1, pclose, b + 1, e) || holds_generic_shared_load(f, t, b + 1, e);
+    for (std::size_t k = b + 1; k < e && !reads; ++k)
+      reads = is_ident(t[k]) && call_paren(t, k) && (is_loader(t[k].text) || lambda_loaders.count(t[k].text));
     if (reads) lambda_loaders.insert(t[i].text);
   }
 
@@ -1648,6 +1653,13 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
     if (arrive) arrivals.push_back(h);
   }
   std::sort(arrivals.begin(), arrivals.end(), [](const hit* a, const hit* b) { return a->tok < b->tok; });
+  auto hazard = [&](const std::pair<std::size_t, int>& read, const hit* a, const char* when) {
+    return std::make_pair(a->s.line, "`" + stage_label + "` is filled by a bulk copy, read through the generic proxy (line " +
+                                         std::to_string(read.second) + ") and released" + when + " by the mbarrier arrival " +
+                                         a->s.construct +
+                                         " with no fence.proxy.async between: the mbarrier orders the generic proxy only, so the "
+                                         "next bulk refill may overwrite the stage under the reads");
+  };
   for (const hit* a : arrivals) {
     const std::pair<std::size_t, int>* last = nullptr;
     for (const auto& r : reads)
@@ -1657,10 +1669,7 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
       return std::any_of(v.begin(), v.end(), [&](std::size_t x) { return last->first < x && x <= a->tok; });
     };
     if (between(fences) || between(cta_barriers)) continue;
-    return std::make_pair(a->s.line, "`" + stage_label + "` is filled by a bulk copy, read through the generic proxy (line " +
-                                         std::to_string(last->second) + ") and released by the mbarrier arrival " + a->s.construct +
-                                         " with no fence.proxy.async between: the mbarrier orders the generic proxy only, so the "
-                                         "next bulk refill may overwrite the stage under the reads");
+    return hazard(*last, a, "");
   }
   // Loop-carried: the release at the top of the next iteration (`if (k > 0) arrive(&empty[prev])`,
   // then wait, then read). An arrival in a loop body is that release when the body reads the stage
@@ -1685,11 +1694,7 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
       });
     };
     if (on_path(fences) || on_path(cta_barriers)) continue;
-    return std::make_pair(a->s.line, "`" + stage_label + "` is filled by a bulk copy, read through the generic proxy (line " +
-                                         std::to_string(last->second) + ") and released on the loop's next iteration by the mbarrier arrival " +
-                                         a->s.construct +
-                                         " with no fence.proxy.async between: the mbarrier orders the generic proxy only, so the "
-                                         "next bulk refill may overwrite the stage under the reads");
+    return hazard(*last, a, " on the loop's next iteration");
   }
   return std::nullopt;
 }
@@ -1887,12 +1892,7 @@ report scan(const std::vector<source_file>& files) {
       if (d.global || d.name.empty()) continue;
       const toks& t = ctx[fi].units[std::size_t(d.unit)].t;
       const std::size_t end = std::min(d.end, t.size());
-      bool reads = false;
-      for (std::size_t i = d.begin; i < end && !reads; ++i)
-        if (is_asm_keyword(t[i])) {
-          const asm_parts a = read_asm(ctx[fi], t, i);
-          if (a.close && generic_shared_load(a.tmpl)) reads = true;
-        }
+      bool reads = holds_generic_shared_load(ctx[fi], t, d.begin, end);
       if (!reads && !d.macro && d.begin >= 2) {
         // The parameter list: the last `)` before the body's `{`.
         std::size_t close = d.begin - 1;
