@@ -183,7 +183,9 @@ __device__ __forceinline__ void bf16gemm_store(const float (&acc)[bf16gemm_shape
 /// cluster take the two tiles of one column pair (rows 2p and 2p + 1 of tile column q: tile t is
 /// pair p = t / 2 at rows 2 (p / tiles_n) + t % 2, column p % tiles_n), so they read the same B box
 /// every step and copy it once with porter::multicast (each its own A). Needs an even number of tile
-/// rows (the host checks); the compute and its order are unchanged (bit-identical C).
+/// rows (the host checks); the compute and its order are unchanged (bit-identical C). The kernel
+/// ends with porter::cluster_sync(): until its peer's last step, a peer may arrive on this CTA's
+/// EMPTY barriers.
 template <class Path, int Stages, bool Multicast = false>
 __global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
     pb_bf16gemm(const __grid_constant__ porter::tiled_source<bf16gemm_shape::a_box> a,
@@ -242,6 +244,7 @@ __global__ void __launch_bounds__(bf16gemm_shape::threads, 1)
     tile_origin(tl, m0, n0);
     bf16gemm_store(acc, c, m0, n0, m, n, w);
   }
+  if constexpr (Multicast) porter::cluster_sync();  // a peer may still arrive on this CTA's EMPTY barriers
 }
 
 /// The producer role of a bf16 GEMM on a porter::role_pipeline `pipe` over bf16gemm_shape's boxes:

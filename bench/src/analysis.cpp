@@ -335,7 +335,7 @@ void evaluate_targets(context& cx) {
       return r.workload == "bf16gemm" && r.size == b8 && r.impl == "porter-per-tile" && r.path == "tma" && r.stages == mc_stages(mc);
     });
     add_target(cx, "bf16gemm 8192^3: porter-multicast/tma (2-CTA clusters sharing B) >= 1.00x porter-per-tile/tma (no clusters)", mc, pt,
-               1.00, "the ring's reuse barrier spans the cluster (barrier.cluster every step): the two CTAs advance in lockstep");
+               1.00, "a refill waits until both CTAs released the stage (thread 0's EMPTY wait): the slower CTA sets the pace");
     // Multicast on the role pipeline (issue 9, part 2: "the EMPTY side spanning the consumers of
     // every receiving CTA"): the same kernel in clusters of 2 sharing B against itself without
     // clusters ("-pairs": the same paired tile order, each CTA copying its own B).

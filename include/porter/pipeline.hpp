@@ -102,15 +102,18 @@ inline constexpr cta_threads_t<N> cta_threads{};
 /// the cluster needs with `porter::async_copy(buffer<I>(slot), src, at, porter::multicast)`: on
 /// the tma path one CTA of the cluster reads such a box and it lands in all of them
 /// (cp.async.bulk.tensor .multicast::cluster; the issuing CTA rotates step by step), which divides
-/// its L2 reads by the cluster size. The price: the ring's per-step reuse barrier spans the cluster
-/// (barrier.cluster) instead of the CTA. On cp_async and staged, and in a launch without clusters,
-/// every CTA copies its own boxes and the ring is an ordinary one (the same bytes land).
+/// its L2 reads by the cluster size. Before a refill, thread 0 of every CTA arrives on the stage's
+/// EMPTY barrier in every CTA of the cluster and waits until every CTA has (porter/tma/protocol.hpp,
+/// CLUSTER MULTICAST); the other threads do not wait, and no cluster barrier runs per step.
+/// On cp_async and staged, and in a launch without clusters, every CTA copies its own boxes and the
+/// ring is an ordinary one (the same bytes land).
 /// Preconditions: every thread of every CTA of the cluster constructs the ring at the same shared
-/// offset and makes the same sequence of pipeline calls (the same number of steps: a cluster
-/// barrier that one CTA skips hangs the others); a multicast box has the same source and
-/// coordinates in every CTA (unchecked: each CTA would receive the issuing CTA's box); every stage
-/// a peer multicasts into is waited for by its CTA before that CTA exits (end the kernel with
-/// porter::cluster_sync() when in doubt). Source: PTX ISA 8.x 9.7.9.25.5.1 (.multicast::cluster),
+/// offset and makes the same sequence of pipeline calls (the same number of steps: a CTA that
+/// makes fewer leaves the issuer of a later step waiting for ever; debug builds trap naming the
+/// stage); a multicast box has the same source and coordinates in every CTA (unchecked: each CTA
+/// would receive the issuing CTA's box); every thread ends the kernel with porter::cluster_sync()
+/// (a peer may arrive on this CTA's barriers, or multicast into it, until its own last step).
+/// Source: PTX ISA 8.x 9.7.9.25.5.1 (.multicast::cluster), 9.7.13.15 (mbarrier, shared::cluster),
 /// "barrier.cluster"; CUDA C++ Programming Guide, "Distributed Shared Memory".
 struct cluster_multicast_t {};
 inline constexpr cluster_multicast_t cluster_multicast{};

@@ -19,26 +19,48 @@
 //   release   no instruction: the next refill's acquire runs the CTA barrier if needed.
 // CLUSTER MULTICAST (porter::pipeline(smem, porter::cluster_multicast), launched in clusters of
 // more than one CTA; every CTA of the cluster makes the same calls with the same arguments):
-//   init      as above, then a cluster barrier (barrier.cluster.arrive + wait): every CTA's FULL
-//             barriers are initialised (fence.mbarrier_init.release.cluster) before any peer's
-//             multicast can signal them.
-//   acquire   the reuse barrier is the cluster barrier instead of the CTA barrier: a refill may land
-//             in every CTA of the cluster, so every thread of every CTA must be done reading the
-//             stage (and waiting for its previous pass) first.
+//   init      as above, plus one EMPTY mbarrier per stage (the header's second half) with one
+//             arrival per CTA of the cluster, then a cluster barrier (barrier.cluster.arrive +
+//             wait): every CTA's barriers are initialised (fence.mbarrier_init.release.cluster)
+//             before any peer arrives on them or multicasts into them.
+//   acquire   the CTA's own reuse barrier as above (every thread of this CTA is done reading the
+//             stage's previous pass), then, from pass 1 on, thread 0 arrives on the stage's EMPTY
+//             in every CTA of the cluster, its own included (mapa + mbarrier.arrive.shared::cluster,
+//             release at CTA scope: it hands over reads, porter/ptx/mbarrier.hpp says why not
+//             release.cluster), and waits for EMPTY's phase of the previous pass in its own CTA
+//             (acquire at cluster scope): every CTA has released the stage, so a multicast may land
+//             in all of them. Only thread 0 waits; the other threads go on to the next CTA barrier.
 //   copy      async_copy(..., porter::multicast): thread 0 of every CTA expects the box's bytes on
-//             its own FULL; thread 0 of one CTA, rank (pass * S + stage) % cluster size (the
-//             issuing duty rotates over the cluster step by step), issues the box with
-//             .multicast::cluster to every CTA (porter/tma/copy.hpp copy_box_multicast). Boxes
-//             copied without the tag are each CTA's own, as above.
+//             its own FULL; thread 0 of the issuing CTA issues the box with .multicast::cluster to
+//             every CTA (porter/tma/copy.hpp copy_box_multicast). Boxes copied without the tag are
+//             each CTA's own, as above.
+//   exit      a peer may arrive on this CTA's EMPTY, or multicast into it, until its last step: end
+//             the kernel with porter::cluster_sync() in every thread.
 //   Each CTA's own commit arrival keeps its phase open until its own expect_tx has been posted, so
 //   a peer's bytes landing first cannot complete it early.
+//   EMPTY counts arrivals, not who made them; the waits of every CTA keep that sound. A CTA sends
+//   its arrival for pass p of a stage only after its own EMPTY completed pass p - 1, which needs
+//   every CTA's arrival count to reach p; so no CTA is ever more than one arrival ahead of the
+//   slowest, a phase completes only when every CTA has released that pass, and no phase runs two
+//   ahead of a waiter (its parity would alias). Only the issuing CTA's wait protects data (its
+//   multicast lands in every CTA); the others' waits are what bound the counts, and they are needed:
+//   a step whose box does not go out as a multicast (a 1D box, or an innermost coordinate that is
+//   not 16-byte aligned, which every CTA copies with thread loads) does not couple the CTAs through
+//   FULL, so without them a fast CTA's arrivals ran ahead and a later issuer waited for ever (the
+//   issuer-only form hung in the device matrix's Multicast/tma.box2d on an H100, session 37).
+//   Why not a cluster barrier as the reuse barrier (the form before session 37): every thread of
+//   every CTA meets at it and it releases at cluster scope; measured on an H100 (session 37,
+//   bench/results/h200-2026-12-05-session37/NOTES.md) the multicast GEMM ran 0.77x its kernel
+//   without clusters with it, 1.02-1.03x with EMPTY.
 // Why a phase cannot be confused with the next one: pass n+1 of a stage is only issued after a
 // CTA barrier that every thread reached after its wait for pass n, so no thread still waits for the
 // parity of pass n when pass n+1 completes.
 // Cost per step of porter::run_pipeline (S >= 2): one expect_tx and one copy per box and one
-// arrive, all by thread 0; one try_wait per thread; one CTA barrier.
+// arrive, all by thread 0; one try_wait per thread; one CTA barrier. A cluster-multicast ring adds,
+// on thread 0, one remote arrival per CTA of the cluster and one EMPTY wait.
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier: phases, arrival count, tx-count), 9.7.9.25.4/5 (bulk
-// copies); CUTLASS sm90_pipeline.hpp (PipelineTmaAsync: producer arms FULL with expect_tx).
+// copies); CUTLASS sm90_pipeline.hpp (PipelineTmaAsync: producer arms FULL with expect_tx; with
+// clusters, consumers release EMPTY on every CTA that receives the multicast).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -76,29 +98,35 @@ class tma_protocol {
     nthreads_ = nthreads;
     if (thread == 0) {
       for (int s = 0; s < stages; ++s) ptx::mbarrier_init(full_ + s, 1);
+      if (empty_ != nullptr)
+        for (int s = 0; s < stages; ++s) ptx::mbarrier_init(empty_ + s, mc_.size);
       ptx::fence_mbarrier_init();
     }
   }
-  /// As init, for a cluster-multicast ring (see CLUSTER MULTICAST above); ends with a cluster
-  /// barrier. Collective over every thread of the cluster. Without clusters (a cluster of one CTA,
-  /// or a target without them) the ring is an ordinary one.
+  /// As init, for a cluster-multicast ring (see CLUSTER MULTICAST above): EMPTY[s] (after the
+  /// FULL barriers in `header`) counts one arrival per CTA of the cluster, and a cluster barrier
+  /// ends it (every CTA's barriers are initialised before a peer arrives on them or multicasts into
+  /// this CTA). Collective over every thread of the cluster. Without clusters (a cluster of one
+  /// CTA, or a target without them) the ring is an ordinary one.
   PORTER_DEVICE void init_cluster(unsigned char* header, unsigned thread, unsigned nthreads) {
-    init(header, thread, nthreads);
     mc_.init();
+    if (mc_.size > 1) empty_ = reinterpret_cast<std::uint64_t*>(header) + stages;
+    init(header, thread, nthreads);
     if constexpr (arch::has_clusters) {
       ptx::barrier_cluster_arrive();
       ptx::barrier_cluster_wait();
     }
   }
-  /// Make stage `stage` of pass `pass` writable. Collective (over the cluster, for a
+  /// Make stage `stage` of pass `pass` writable. Collective (see CLUSTER MULTICAST for a
   /// cluster-multicast ring).
   PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) {
     if (mc_.size > 1) {
-      guard_.before_acquire(stage, pass, [] {
-        ptx::barrier_cluster_arrive();
-        ptx::barrier_cluster_wait();
-      });
+      guard_.before_acquire(stage, pass);  // this CTA's reads of the stage's previous pass are done
       mc_.advance();
+      if (pass != 0 && thread_ == 0) {
+        for (unsigned r = 0; r < mc_.size; ++r) ptx::mbarrier_arrive_cluster(empty_ + stage, r);
+        wait_empty(stage, pass);  // every CTA, not only the issuer: see "EMPTY counts arrivals" above
+      }
     } else {
       guard_.before_acquire(stage, pass);
     }
@@ -147,12 +175,31 @@ class tma_protocol {
   PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned /*stage*/, unsigned /*pass*/) { guard_.on_release(); }
 
  private:
+  /// Thread 0, before a refill of (stage, pass >= 1) in a cluster-multicast ring: wait for this
+  /// CTA's EMPTY phase of pass - 1 (every CTA of the cluster has released the stage), acquire at
+  /// cluster scope.
+  PORTER_DEVICE PORTER_FORCEINLINE void wait_empty(unsigned stage, unsigned pass) {
+    std::uint64_t* bar = empty_ + stage;
+    const unsigned parity = (pass - 1u) & 1u;
+#if PORTER_DEBUG
+    const long long t0 = clock64();
+    while (!ptx::mbarrier_try_wait_parity_cluster(bar, parity))
+      if (clock64() - t0 > PORTER_DEBUG_WAIT_CYCLES)
+        detail::trap_stage("producer_acquire: a CTA of the cluster never released the stage (EMPTY wait timed out: a CTA "
+                           "made fewer pipeline calls than its peers, or exited early)",
+                           stage, pass);
+#else
+    while (!ptx::mbarrier_try_wait_parity_cluster(bar, parity)) {
+    }
+#endif
+  }
   PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx(unsigned stage) const {
     return detail::copy_context{full_ + stage, thread_, nthreads_};
   }
 #endif  // __CUDACC__
 
   std::uint64_t* full_ = nullptr;
+  std::uint64_t* empty_ = nullptr;  // a cluster-multicast ring in a cluster of more than one CTA only
   detail::reuse_guard<Ring::stages> guard_{};
   unsigned thread_ = 0, nthreads_ = 0;
   multicast_group mc_{};  // a cluster-multicast ring's place in its cluster (init_cluster); size 1 otherwise
