@@ -102,17 +102,25 @@ __global__ void __launch_bounds__(stencil_shape::threads)
       [&](int i) { stencil_consume<R>(ring + (i % S) * (bh * bw), out, origin_r(i), origin_c(i), h, w); });
 }
 
+/// sgemm: C = At^T B with sgemm_shape's tiling (128 x 128 x 16; a stage is the At K-tile, 16 x 128
+/// floats, then the B K-tile, 8 KiB each). Each thread copies rows q and q + 8 of each operand's
+/// K-tile, 4 columns (one 16-byte __pipeline_memcpy_async each, zero-filled outside At and B).
+/// The loop is porter's pb_sgemm's, by hand: S groups issued before the first wait; iteration i
+/// computes step i, waits for step i + 1 (wait_prior(S - 2): S + i groups committed) and
+/// __syncthreads (everyone's copies of step i + 1 have landed and everyone is done with step i's
+/// slot), then refills that slot with step i + S. S = 1: manual_pipeline's one-stage loop.
 template <int S>
 __global__ void __launch_bounds__(sgemm_shape::threads, 2)
     pb_manual_sgemm(const float* __restrict__ at, const float* __restrict__ bmat, float* __restrict__ c, int m, int n, int k) {
   using namespace sgemm_shape;
   constexpr int stage_floats = bk * bm + bk * bn;
+  constexpr int rows_per_pass = threads / 32;  // 8: a warp per K-row, 32 x 4 floats = 128 columns
   extern __shared__ float4 ring_sgemm[];
   float* ring = reinterpret_cast<float*>(ring_sgemm);
   const int tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
   const long long tiles = static_cast<long long>((m + bm - 1) / bm) * tiles_n;
+  const int steps = tiles_of_this_cta(tiles) * ktiles;
   const sgemm_thread th;
-  // Each thread copies one 16-byte chunk of each operand per step: row q of the K-tile, 4 columns.
   const int q = int(threadIdx.x) >> 5, col = (int(threadIdx.x) & 31) * 4;
   float acc[8][8];
   sgemm_zero(acc);
@@ -120,35 +128,55 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
   // and output tile of the next step to issue and to consume, with no division per step.
   int p_kt = 0, p_t = int(blockIdx.x), p_tm = 0, p_tn = 0, c_kt = 0, c_t = int(blockIdx.x);
   if (tiles_n > 0) p_tm = p_t / tiles_n, p_tn = p_t - p_tm * tiles_n;
-  manual_pipeline<S>(
-      tiles_of_this_cta(tiles) * ktiles,
-      [&](int j) {
-        float* dst = ring + (j % S) * stage_floats;
-        const int gk = p_kt * bk + q, gm = p_tm * bm + col, gn = p_tn * bn + col;
-        const bool oka = gk < k && gm + 4 <= m, okb = gk < k && gn + 4 <= n;
-        __pipeline_memcpy_async(dst + q * bm + col, oka ? at + static_cast<long long>(gk) * m + gm : at, 16, oka ? 0 : 16);
-        __pipeline_memcpy_async(dst + bk * bm + q * bn + col, okb ? bmat + static_cast<long long>(gk) * n + gn : bmat, 16,
-                                okb ? 0 : 16);
-        if (++p_kt == ktiles) {
-          p_kt = 0;
-          p_t += int(gridDim.x);
-          p_tm = p_t / tiles_n;
-          p_tn = p_t - p_tm * tiles_n;
-        }
-      },
-      [&](int i) {
-        const float* s = ring + (i % S) * stage_floats;
-        sgemm_mma(acc, s, s + bk * bm, th);
-        if (c_kt == ktiles - 1) {
-          const int tm = c_t / tiles_n, tn = c_t - tm * tiles_n;
-          sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
-          sgemm_zero(acc);  // the next tile's accumulators (compute.cuh: sgemm_zero)
-        }
-        if (++c_kt == ktiles) {
-          c_kt = 0;
-          c_t += int(gridDim.x);
-        }
-      });
+  auto issue = [&](int j) {
+    float* dst = ring + (j % S) * stage_floats;
+#pragma unroll
+    for (int r = q; r < bk; r += rows_per_pass) {
+      const int gk = p_kt * bk + r, gm = p_tm * bm + col, gn = p_tn * bn + col;
+      const bool oka = gk < k && gm + 4 <= m, okb = gk < k && gn + 4 <= n;
+      __pipeline_memcpy_async(dst + r * bm + col, oka ? at + static_cast<long long>(gk) * m + gm : at, 16, oka ? 0 : 16);
+      __pipeline_memcpy_async(dst + bk * bm + r * bn + col, okb ? bmat + static_cast<long long>(gk) * n + gn : bmat, 16,
+                              okb ? 0 : 16);
+    }
+    if (++p_kt == ktiles) {
+      p_kt = 0;
+      p_t += int(gridDim.x);
+      p_tm = p_t / tiles_n;
+      p_tn = p_t - p_tm * tiles_n;
+    }
+  };
+  auto consume = [&](int i) {
+    const float* s = ring + (i % S) * stage_floats;
+    sgemm_mma(acc, s, s + bk * bm, th);
+    if (c_kt == ktiles - 1) {
+      const int tm = c_t / tiles_n, tn = c_t - tm * tiles_n;
+      sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
+      sgemm_zero(acc);  // the next tile's accumulators (compute.cuh: sgemm_zero)
+    }
+    if (++c_kt == ktiles) {
+      c_kt = 0;
+      c_t += int(gridDim.x);
+    }
+  };
+  if constexpr (S == 1) {
+    manual_pipeline<1>(steps, issue, consume);
+  } else {
+    for (int j = 0; j < S; ++j) {
+      if (j < steps) issue(j);
+      __pipeline_commit();
+    }
+    __pipeline_wait_prior(S - 1);  // step 0 (this thread's copies)
+    __syncthreads();               // everyone's
+    for (int i = 0; i < steps; ++i) {
+      consume(i);
+      if (i + 1 < steps) {
+        __pipeline_wait_prior(S - 2);  // step i + 1 has landed (this thread's copies)
+        __syncthreads();               // everyone's; and everyone is done with step i's slot
+        if (i + S < steps) issue(i + S);
+        __pipeline_commit();
+      }
+    }
+  }
 }
 
 /// smallgemm (the CUDA sample globalToShmemAsyncCopy's tiling, see smallgemm_shape): per step,

@@ -202,8 +202,12 @@ __global__ void __launch_bounds__(stencil_shape::threads)
       });
 }
 
-/// sgemm: C = At^T B with the 128 x 128 x 8 tiling; a stage is the At box (8 x 128 floats, 4 KiB)
-/// followed by the B box (8 x 128 floats, 4 KiB), both 2D tensor copies on one barrier.
+/// sgemm: C = At^T B with sgemm_shape's tiling (128 x 128 x 16); a stage is the At box (16 x 128
+/// floats, 8 KiB) followed by the B box (16 x 128 floats, 8 KiB), both 2D tensor copies on one
+/// barrier. The loop is porter's pb_sgemm's, by hand: thread 0 fills all S stages before the first
+/// wait; iteration i computes step i, waits for step i + 1, __syncthreads (everyone is done with
+/// step i's stage), and thread 0 refills that stage with step i + S. S = 1: tma_pipeline's
+/// one-stage loop.
 template <int S>
 __global__ void __launch_bounds__(sgemm_shape::threads, 2)
     pb_manual_tma_sgemm(const __grid_constant__ CUtensorMap at_map, const __grid_constant__ CUtensorMap b_map,
@@ -216,6 +220,7 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
   init_full_barriers<S>(ring.full);
   const int tiles_n = (n + bn - 1) / bn, ktiles = (k + bk - 1) / bk;
   const long long tiles = static_cast<long long>((m + bm - 1) / bm) * tiles_n;
+  const int steps = tiles_of_this_cta(tiles) * ktiles;
   const sgemm_thread th;
   float acc[8][8];
   sgemm_zero(acc);
@@ -223,32 +228,48 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
   // and output tile of the next step to issue (leader) and to consume, with no division per step.
   int p_kt = 0, p_t = int(blockIdx.x), p_tm = 0, p_tn = 0, c_kt = 0, c_t = int(blockIdx.x);
   if (tiles_n > 0) p_tm = p_t / tiles_n, p_tn = p_t - p_tm * tiles_n;
-  tma_pipeline<S>(
-      ring.full, tiles_of_this_cta(tiles) * ktiles,
-      [&](int, int s) {
-        arrive_expect_tx(ring.full + s, std::uint32_t(a_bytes + b_bytes));
-        tensor_g2s_2d(ring.stage(s), &at_map, p_tm * bm, p_kt * bk, ring.full + s);
-        tensor_g2s_2d(ring.stage(s) + a_bytes, &b_map, p_tn * bn, p_kt * bk, ring.full + s);
-        if (++p_kt == ktiles) {
-          p_kt = 0;
-          p_t += int(gridDim.x);
-          p_tm = p_t / tiles_n;
-          p_tn = p_t - p_tm * tiles_n;
-        }
-      },
-      [&](int, int s) {
-        const float* st = reinterpret_cast<const float*>(ring.stage(s));
-        sgemm_mma(acc, st, st + bk * bm, th);
-        if (c_kt == ktiles - 1) {
-          const int tm = c_t / tiles_n, tn = c_t - tm * tiles_n;
-          sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
-          sgemm_zero(acc);  // the next tile's accumulators (compute.cuh: sgemm_zero)
-        }
-        if (++c_kt == ktiles) {
-          c_kt = 0;
-          c_t += int(gridDim.x);
-        }
-      });
+  auto issue = [&](int, int s) {
+    arrive_expect_tx(ring.full + s, std::uint32_t(a_bytes + b_bytes));
+    tensor_g2s_2d(ring.stage(s), &at_map, p_tm * bm, p_kt * bk, ring.full + s);
+    tensor_g2s_2d(ring.stage(s) + a_bytes, &b_map, p_tn * bn, p_kt * bk, ring.full + s);
+    if (++p_kt == ktiles) {
+      p_kt = 0;
+      p_t += int(gridDim.x);
+      p_tm = p_t / tiles_n;
+      p_tn = p_t - p_tm * tiles_n;
+    }
+  };
+  auto consume = [&](int, int s) {
+    const float* st = reinterpret_cast<const float*>(ring.stage(s));
+    sgemm_mma(acc, st, st + bk * bm, th);
+    if (c_kt == ktiles - 1) {
+      const int tm = c_t / tiles_n, tn = c_t - tm * tiles_n;
+      sgemm_store(acc, c, tm * bm, tn * bn, m, n, th);
+      sgemm_zero(acc);  // the next tile's accumulators (compute.cuh: sgemm_zero)
+    }
+    if (++c_kt == ktiles) {
+      c_kt = 0;
+      c_t += int(gridDim.x);
+    }
+  };
+  if constexpr (S == 1) {
+    tma_pipeline<1>(ring.full, steps, issue, consume);
+  } else {
+    const bool leader = threadIdx.x == 0;
+    for (int j = 0; j < S && j < steps; ++j)
+      if (leader) issue(j, j);
+    if (steps > 0) wait_full(ring.full, 0u);  // step 0 has landed
+    for (int i = 0; i < steps; ++i) {
+      const int s = i % S;
+      consume(i, s);
+      if (i + 1 < steps) {
+        const int s1 = (i + 1) % S;
+        wait_full(ring.full + s1, std::uint32_t((i + 1) / S) & 1u);  // step i + 1 has landed
+        __syncthreads();                                               // everyone is done with stage s
+        if (leader && i + S < steps) issue(i + S, s);
+      }
+    }
+  }
 }
 
 /// smallgemm: C = A B (row-major) with the 16 x 16 x 16 tiling; a stage is the A box (rows m0..,

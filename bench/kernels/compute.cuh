@@ -117,12 +117,29 @@ __device__ __forceinline__ void stencil_consume(const float* s, float* __restric
 // ---- sgemm ----------------------------------------------------------------------------------------
 /// Per-thread position in the 128 x 128 block tile: warps 2 (M) x 4 (N), each 64 x 32; lanes 8 (M) x 4 (N),
 /// each two 4 x 4 quadrants per direction. Rows arow + {0..3, 32..35}, columns bcol + {0..3, 16..19}.
+/// The lanes are interleaved: lane bits 0 and 2 give the N position (ln), bits 1, 3 and 4 the M
+/// position (lm), so lanes n and n ^ 1 read the same A float4 and lanes n and n ^ 2 the same B
+/// float4 (the row-major map, lm = lane / 4 and ln = lane % 4, pairs lanes n, n ^ 1, n ^ 2, n ^ 3
+/// on A). Which thread owns which element changes, not the FMAs of an element: C is bit-identical.
+/// Measured (H100, sgemm lab, 8192^3, K-tile 8): tma 44.1 -> 44.9 TFLOP/s, cp_async 41.2 -> 41.2.
+/// Why it helps is not measured: both maps read 8 distinct A float4s and 4 distinct B float4s per
+/// warp load, in every quarter- and half-warp alike; the shared-memory wavefronts per load (3.00
+/// for the row-major map, ncu, session 26) have not been counted for this one.
+/// arow and bcol are written with `/ 4` and `% 4` on the signed warp index, not `>> 2` and `& 3`,
+/// on purpose: with the shifts nvcc sinks the map's arithmetic below the pipeline's prologue, and
+/// ptxas then schedules pb_sgemm's K-tile loop differently (118 registers instead of 124). Measured
+/// on an H100 (session 39, bench/results/h200-2026-12-06-session39/, porter-bench sgemm 8192^3,
+/// tma, S = 4): 44.8 TFLOP/s with the shifts, 49.5 with this form (and sgemm_mma's loads as two
+/// loops, which alone left the register count at 118). In the sgemm lab's kernels the PTX of the
+/// fast and the slow form differed only in where the map is computed, and ran at 48.8 and 44.4
+/// TFLOP/s. Fragile by nature: re-measure after touching this or sgemm_mma.
 struct sgemm_thread {
   int arow, bcol;
   __device__ __forceinline__ sgemm_thread() {
     const int warp = int(threadIdx.x) >> 5, lane = int(threadIdx.x) & 31;
-    arow = (warp >> 2) * 64 + (lane >> 2) * 4;
-    bcol = (warp & 3) * 32 + (lane & 3) * 4;
+    const int lm = ((lane >> 1) & 1) | ((lane >> 2) & 6), ln = (lane & 1) | ((lane >> 1) & 2);
+    arow = (warp / 4) * 64 + lm * 4;
+    bcol = (warp % 4) * 32 + ln * 4;
   }
   __device__ __forceinline__ int row(int i) const { return arow + (i < 4 ? i : 28 + i); }
   __device__ __forceinline__ int col(int j) const { return bcol + (j < 4 ? j : 12 + j); }
@@ -140,22 +157,23 @@ __device__ __forceinline__ void sgemm_fma(float (&acc)[8][8], const float4& a0, 
     for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
 }
 
-/// acc += At_tile^T * B_tile for one K-tile: sa is At[k0:k0+8][m0:m0+128], sb is B[k0:k0+8][n0:n0+128]
+/// acc += At_tile^T * B_tile for one K-tile: sa is At[k0:k0+bk][m0:m0+128], sb is B[k0:k0+bk][n0:n0+128]
 /// (shared memory, dense, 16-byte aligned). 4 float4 reads and 64 FMAs per k.
 __device__ __forceinline__ void sgemm_mma(float (&acc)[8][8], const float* sa, const float* sb, const sgemm_thread& t) {
   using namespace sgemm_shape;
 #pragma unroll
   for (int q = 0; q < bk; ++q) {
-    const float4 a0 = *reinterpret_cast<const float4*>(sa + q * bm + t.arow);
-    const float4 a1 = *reinterpret_cast<const float4*>(sa + q * bm + t.arow + 32);
-    const float4 b0 = *reinterpret_cast<const float4*>(sb + q * bn + t.bcol);
-    const float4 b1 = *reinterpret_cast<const float4*>(sb + q * bn + t.bcol + 16);
-    sgemm_fma(acc, a0, a1, b0, b1);
+    float4 fa[2], fb[2];
+#pragma unroll
+    for (int i = 0; i < 2; ++i) fa[i] = *reinterpret_cast<const float4*>(sa + q * bm + t.arow + i * 32);
+#pragma unroll
+    for (int j = 0; j < 2; ++j) fb[j] = *reinterpret_cast<const float4*>(sb + q * bn + t.bcol + j * 16);
+    sgemm_fma(acc, fa[0], fa[1], fb[0], fb[1]);
   }
 }
 
 /// The byte offsets of this thread's four float4 reads in a K-tile landed as
-/// sgemm_shape::a_box_swizzled / b_box_swizzled ([8][4][32] floats, 128 B swizzle), for even and
+/// sgemm_shape::a_box_swizzled / b_box_swizzled ([bk][4][32] floats, 128 B swizzle), for even and
 /// odd k: element (k, m) lies in row r = 4 k + m / 32 at chunk ((m % 32) / 4) ^ (r % 8), and for
 /// the 4-aligned columns a thread reads r % 8 = 4 (k % 2) + m / 32. Read at k: offset[k % 2] + 512 k.
 struct sgemm_swizzled_offsets {

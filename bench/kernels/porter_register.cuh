@@ -119,7 +119,7 @@ launcher sgemm_launcher(Kernel* k, const sgemm_problem& p, int grid, sched_mode 
   };
 }
 
-/// The dense sources of an sgemm problem: At (K x M) and B (K x N) read in 8 x 128 boxes.
+/// The dense sources of an sgemm problem: At (K x M) and B (K x N) read in bk x 128 boxes (16 x 128).
 inline auto sgemm_dense_sources(const sgemm_problem& p) {
   using namespace sgemm_shape;
   const std::int64_t ea[2] = {p.k, p.m}, eb[2] = {p.k, p.n};

@@ -77,12 +77,15 @@ template <> struct star<2> {
 };
 
 // ---- sgemm: C[M][N] = A[M][K] * B[K][N], A stored transposed (At[K][M]) ------------------------
-// 128 x 128 block tile, K-tile 8, 256 threads, 8 x 8 accumulators per thread (two 4 x 4 quadrants
-// in each direction, 32 and 16 apart), float4 shared-memory reads. A stage holds At[k0:k0+8][m0:m0+128]
-// and B[k0:k0+8][n0:n0+128]: two boxes of 4 KiB.
+// 128 x 128 block tile, K-tile 16, 256 threads, 8 x 8 accumulators per thread (two 4 x 4 quadrants
+// in each direction, 32 and 16 apart), float4 shared-memory reads from interleaved lanes
+// (compute.cuh sgemm_thread). A stage holds At[k0:k0+16][m0:m0+128] and B[k0:k0+16][n0:n0+128]:
+// two boxes of 8 KiB. K-tile 16 rather than 8 halves the waits and CTA barriers per FMA: the
+// sgemm lab (bench/results/h200-2026-12-06-session39/sgemm_lab/, H100, 8192^3, tma) measured
+// 44.9 TFLOP/s at K-tile 8 and 48.8 at 16 with the same lanes and loop.
 namespace sgemm_shape {
 constexpr int threads = 256;
-constexpr int bm = 128, bn = 128, bk = 8;
+constexpr int bm = 128, bn = 128, bk = 16;
 using a_box = porter::box<float, bk, bm>;
 using b_box = porter::box<float, bk, bn>;
 constexpr double flops_per_stage = 2.0 * bm * bn * bk;

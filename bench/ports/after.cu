@@ -179,7 +179,7 @@ void describe_pairs(registry& r) {
   describe_fp32_gemm(r.port("cutlass"), cute_gemm::size,
                      "a CuTe sm80 multistage mainloop (cute::copy of SM80_CP_ASYNC_CACHEGLOBAL<uint128_t> atoms, cp_async_fence, "
                      "cp_async_wait<S-2>) vs its port pb_port_cute: C = A B fp32, A stored transposed, 128 x 128 C tile per CTA, "
-                     "K-tile 8, 4 stages, one tile per CTA");
+                     "K-tile 16, 4 stages, one tile per CTA");
 }
 
 }  // namespace

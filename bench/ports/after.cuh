@@ -64,10 +64,10 @@ __global__ void __launch_bounds__(tilesum::threads)
 /// Port of before_cute.cu (the CuTe sm80 multistage mainloop), line by line: one 128 x 128 C tile
 /// per CTA (blockIdx.x, as the before's grid), the K-loop nested inside it, S - 1 K-tiles issued
 /// before the loop and the refill of K-tile kt + S - 1 right after the wait for K-tile kt. What
-/// the before did by hand -- the (8, 128, S) smem tensors, the TiledCopy of 16-byte cp.async atoms,
+/// the before did by hand -- the (16, 128, S) smem tensors, the TiledCopy of 16-byte cp.async atoms,
 /// cp_async_fence after every K-tile (also an empty one at the tail), cp_async_wait<S - 2> and the
-/// __syncthreads -- is the pipeline's: two boxes per stage (At[kt*8:+8][tm*128:+128] and
-/// B[kt*8:+8][tn*128:+128]) and one token per step. Unlike the before, edges need no host check:
+/// __syncthreads -- is the pipeline's: two boxes per stage (At[kt*16:+16][tm*128:+128] and
+/// B[kt*16:+16][tn*128:+128]) and one token per step. Unlike the before, edges need no host check:
 /// outside At and B the boxes read as zero and sgemm_store masks C. The same FMAs in the same order
 /// (compute.cuh sgemm_mma): the same bits. The launch bounds are the before's 256 threads plus a
 /// minimum of 2 CTAs per SM, which the before gets without asking (119 registers): without it ptxas

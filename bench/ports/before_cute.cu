@@ -1,10 +1,10 @@
 // bench/ports/before_cute.cu — "before" of the CUTLASS / CuTe idiom: the sgemm workload's problem
 // (ports.hpp, cute_gemm; C = A B fp32, At k x m and B k x n row-major, a 128 x 128 C tile per CTA of
-// 256 threads, K-tile 8, 4 stages) with the data movement of CUTLASS's sm80 multistage mainloops
+// 256 threads, K-tile sgemm_shape::bk = 16, 4 stages) with the data movement of CUTLASS's sm80 multistage mainloops
 // (cutlass/gemm/collective/sm80_mma_multistage.hpp) written in CuTe:
 //   * the global tiles are local_tile()s of CuTe tensors over At and B, the ring two smem tensors of
-//     (8, 128, S); a TiledCopy of Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, float> (256 threads
-//     as 8 x 32, 4 floats each: one 16-byte cp.async.cg per thread per operand per K-tile) partitions
+//     (16, 128, S); a TiledCopy of Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, float> (256 threads
+//     as 8 x 32, 4 floats each: two 16-byte cp.async.cg per thread per operand per K-tile) partitions
 //     both, and cute::copy issues a K-tile's copies;
 //   * the prologue issues S-1 K-tiles, each closed by cp_async_fence(); each step waits with
 //     cp_async_wait<S - 2>(), runs one __syncthreads, refills the stage consumed one step earlier with
@@ -33,7 +33,7 @@ namespace pb::ports {
 namespace {
 
 /// The kernel's copy traits, at namespace scope as CUTLASS's kernel traits are: the smem ring's
-/// layout (8 x 128 row-major per stage) and the TiledCopy of 16-byte cp.async atoms.
+/// layout (bk x 128 row-major per stage, bk = 16) and the TiledCopy of 16-byte cp.async atoms.
 template <int S>
 struct cute_traits {
   using bk = cute::Int<sgemm_shape::bk>;

@@ -282,7 +282,7 @@ void evaluate_targets(context& cx) {
   const row* cub = best_row(cx, [&](const row& r) { return r.workload == "sgemm" && r.size == s8 && r.impl == "cublas"; });
   const row* bp = best_row(cx, [&](const row& r) { return r.workload == "sgemm" && r.size == s8 && r.impl == "porter"; });
   add_target(cx, "sgemm 8192^3: best porter path >= 0.90x cuBLAS", bp, cub, 0.90,
-             "a SIMT FFMA kernel (128x128x8 tile, 8x8 per thread, unswizzled tiles) against cuBLAS' tuned kernels");
+             "a SIMT FFMA kernel (128x128x16 tile, 8x8 per thread, unswizzled tiles) against cuBLAS' tuned kernels");
   {
     const row* peer = best_peer(cx, "sgemm", s8);
     add_target(cx, "sgemm 8192^3: best porter path >= 0.90x the best peer (cuBLAS, Triton, torch.matmul; fp32, no TF32)", bp, peer,

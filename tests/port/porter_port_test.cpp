@@ -208,18 +208,23 @@ TEST(Baselines, EverySiteOfTheHandWrittenPipelines) {
   // __pipeline_commit / __pipeline_wait_prior, line 29) and issue __pipeline_memcpy_async;
   // manual_cuda_pipeline.cu is one cuda::pipeline kernel; manual_tma.cu's kernels call its cuda::ptx
   // wrappers (init_full_barriers 76, arrive_expect_tx 88, wait_full 98, bulk_g2s 105,
-  // tensor_g2s_2d 116) and tma_pipeline (128, which calls wait_full). cub_stream.cu has none.
+  // tensor_g2s_2d 116) and tma_pipeline (128, which calls wait_full); the sgemm kernels use the
+  // wrappers at S = 1 and a loop of their own otherwise. cub_stream.cu has none.
   const std::multiset<std::string> want = {
       "bench/baselines/manual_cp_async.cu:62 pipeline-primitives call",
       "bench/baselines/manual_cp_async.cu:72 pipeline-primitives copy",
       "bench/baselines/manual_cp_async.cu:89 pipeline-primitives call",
       "bench/baselines/manual_cp_async.cu:98 pipeline-primitives copy",
-      "bench/baselines/manual_cp_async.cu:123 pipeline-primitives call",
-      "bench/baselines/manual_cp_async.cu:129 pipeline-primitives copy",
-      "bench/baselines/manual_cp_async.cu:130 pipeline-primitives copy",
-      "bench/baselines/manual_cp_async.cu:175 pipeline-primitives call",
-      "bench/baselines/manual_cp_async.cu:183 pipeline-primitives copy",
-      "bench/baselines/manual_cp_async.cu:184 pipeline-primitives copy",
+      "bench/baselines/manual_cp_async.cu:137 pipeline-primitives copy",  // pb_manual_sgemm: its issue lambda
+      "bench/baselines/manual_cp_async.cu:138 pipeline-primitives copy",
+      "bench/baselines/manual_cp_async.cu:162 pipeline-primitives call",  // S = 1: manual_pipeline<1>
+      "bench/baselines/manual_cp_async.cu:166 pipeline-primitives commit",  // S > 1: its own loop
+      "bench/baselines/manual_cp_async.cu:168 pipeline-primitives wait",
+      "bench/baselines/manual_cp_async.cu:173 pipeline-primitives wait",
+      "bench/baselines/manual_cp_async.cu:176 pipeline-primitives commit",
+      "bench/baselines/manual_cp_async.cu:203 pipeline-primitives call",
+      "bench/baselines/manual_cp_async.cu:211 pipeline-primitives copy",
+      "bench/baselines/manual_cp_async.cu:212 pipeline-primitives copy",
       "bench/baselines/manual_cuda_pipeline.cu:51 cuda-pipeline state",
       "bench/baselines/manual_cuda_pipeline.cu:54 cuda-pipeline state",
       "bench/baselines/manual_cuda_pipeline.cu:65 cuda-pipeline acquire",
@@ -236,16 +241,18 @@ TEST(Baselines, EverySiteOfTheHandWrittenPipelines) {
       "bench/baselines/manual_tma.cu:194 cuda-tma call",
       "bench/baselines/manual_tma.cu:197 cuda-tma call",
       "bench/baselines/manual_tma.cu:198 cuda-tma call",
-      "bench/baselines/manual_tma.cu:216 cuda-tma call",
-      "bench/baselines/manual_tma.cu:226 cuda-tma call",
-      "bench/baselines/manual_tma.cu:229 cuda-tma call",
-      "bench/baselines/manual_tma.cu:230 cuda-tma call",
-      "bench/baselines/manual_tma.cu:231 cuda-tma call",
-      "bench/baselines/manual_tma.cu:265 cuda-tma call",
-      "bench/baselines/manual_tma.cu:272 cuda-tma call",
-      "bench/baselines/manual_tma.cu:275 cuda-tma call",
-      "bench/baselines/manual_tma.cu:276 cuda-tma call",
-      "bench/baselines/manual_tma.cu:277 cuda-tma call",
+      "bench/baselines/manual_tma.cu:220 cuda-tma call",  // pb_manual_tma_sgemm: init, its issue lambda,
+      "bench/baselines/manual_tma.cu:232 cuda-tma call",
+      "bench/baselines/manual_tma.cu:233 cuda-tma call",
+      "bench/baselines/manual_tma.cu:234 cuda-tma call",
+      "bench/baselines/manual_tma.cu:256 cuda-tma call",  // S = 1: tma_pipeline<1>
+      "bench/baselines/manual_tma.cu:261 cuda-tma call",  // S > 1: its own loop's two waits
+      "bench/baselines/manual_tma.cu:267 cuda-tma call",
+      "bench/baselines/manual_tma.cu:286 cuda-tma call",
+      "bench/baselines/manual_tma.cu:293 cuda-tma call",
+      "bench/baselines/manual_tma.cu:296 cuda-tma call",
+      "bench/baselines/manual_tma.cu:297 cuda-tma call",
+      "bench/baselines/manual_tma.cu:298 cuda-tma call",
   };
   EXPECT_EQ(got.sites, want) << "found:\n" << show(got.sites);
   const std::multiset<std::string> wrappers = {
@@ -254,9 +261,11 @@ TEST(Baselines, EverySiteOfTheHandWrittenPipelines) {
       "bench/baselines/manual_tma.cu:105 bulk_g2s",           "bench/baselines/manual_tma.cu:116 tensor_g2s_2d",
       "bench/baselines/manual_tma.cu:128 tma_pipeline"};
   EXPECT_EQ(got.wrappers, wrappers) << "found:\n" << show(got.wrappers);
-  // tma_pipeline computes the parity from its loop counter, twice (S = 1 and S > 1).
+  // tma_pipeline computes the parity from its loop counter, twice (S = 1 and S > 1), and so does
+  // pb_manual_tma_sgemm's own loop ((i + 1) / S & 1); its first wait's parity is the constant 0.
   const std::multiset<std::string> hazards = {"bench/baselines/manual_tma.cu:133 parity-from-loop-counter",
-                                              "bench/baselines/manual_tma.cu:142 parity-from-loop-counter"};
+                                              "bench/baselines/manual_tma.cu:142 parity-from-loop-counter",
+                                              "bench/baselines/manual_tma.cu:267 parity-from-loop-counter"};
   EXPECT_EQ(got.hazards, hazards) << "found:\n" << show(got.hazards);
 }
 
