@@ -71,6 +71,7 @@
 #include "porter/detail/trap.hpp"
 #include "porter/ptx/cluster.hpp"
 #include "porter/ptx/mbarrier.hpp"
+#include "porter/ptx/role_ring.hpp"  // ptx::wait_phase
 #include "porter/source.hpp"
 #include "porter/tma/copy.hpp"
 
@@ -179,19 +180,11 @@ class tma_protocol {
   /// CTA's EMPTY phase of pass - 1 (every CTA of the cluster has released the stage), acquire at
   /// cluster scope.
   PORTER_DEVICE PORTER_FORCEINLINE void wait_empty(unsigned stage, unsigned pass) {
-    std::uint64_t* bar = empty_ + stage;
-    const unsigned parity = (pass - 1u) & 1u;
-#if PORTER_DEBUG
-    const long long t0 = clock64();
-    while (!ptx::mbarrier_try_wait_parity_cluster(bar, parity))
-      if (clock64() - t0 > PORTER_DEBUG_WAIT_CYCLES)
-        detail::trap_stage("producer_acquire: a CTA of the cluster never released the stage (EMPTY wait timed out: a CTA "
-                           "made fewer pipeline calls than its peers, or exited early)",
-                           stage, pass);
-#else
-    while (!ptx::mbarrier_try_wait_parity_cluster(bar, parity)) {
-    }
-#endif
+    ptx::wait_phase</*Cluster=*/true, /*Counters=*/false>(
+        empty_ + stage, (pass - 1u) & 1u,
+        "producer_acquire: a CTA of the cluster never released the stage (EMPTY wait timed out: a CTA made fewer pipeline "
+        "calls than its peers, or exited early)",
+        stage, pass);
   }
   PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx(unsigned stage) const {
     return detail::copy_context{full_ + stage, thread_, nthreads_};
