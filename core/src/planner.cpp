@@ -83,19 +83,31 @@ stage_plan plan_stages(const device_caps& caps, const stage_plan_request& req) {
 
   std::ostringstream why;
   if (req.path == path_id::staged) {
-    const int s = most_ctas_stages(caps, req, max_s);
+    // A pipeline of many steps (plan_launch sends one-step tiles elsewhere). At 1 stage each step
+    // pays two CTA barriers (the reuse guard before the refill, the wait after it) and its loads
+    // are never in flight behind the consumer's work; from 2 stages on, one barrier per step and
+    // the next stage's deferred chunks (porter/staged/protocol.hpp) load while the consumer works.
+    // So: the smallest count >= 2 among those with the most CTAs per SM; 1 only where it keeps
+    // strictly more CTAs per SM than every count >= 2 (occupancy hides the loads then).
+    const int one = ctas_at(1);
+    int s2 = 0, s2_ctas = 0;
+    for (int s = 2; s <= max_s; ++s) {
+      const int c = ctas_at(s);
+      if (c > s2_ctas) { s2 = s; s2_ctas = c; }
+    }
+    const int s = s2 > 0 && s2_ctas >= one ? s2 : one > 0 ? 1 : 0;
     p.stages = s > 0 ? s : 1;
     p.ctas_per_sm = ctas_at(p.stages);
     p.in_flight_bytes = 0;
     if (s == 0)
       why << "not even 1 stage of " << req.stage_bytes << " B fits the shared memory of one CTA";
     else if (s == 1)
-      why << "staged copies are synchronous loads: more stages add no bytes in flight, only shared memory; "
-             "1 stage keeps the most CTAs per SM (" << p.ctas_per_sm << ")";
+      why << "staged: 1 stage keeps " << one << " CTAs per SM, more than any count >= 2 (" << s2_ctas
+          << "): occupancy hides the synchronous loads";
     else
-      why << "staged copies are synchronous loads: more stages add no bytes in flight, only shared memory; "
-          << s << " stages keep the most CTAs per SM (" << p.ctas_per_sm << ", against " << ctas_at(1)
-          << " at 1 stage: that instantiation's registers allow fewer)";
+      why << "staged: " << s << " stages keep the most CTAs per SM (" << p.ctas_per_sm << ", " << one
+          << " at 1 stage) with one CTA barrier per step (two at 1 stage) and the next stage's deferred loads in flight "
+             "behind the consumer's work";
     p.reason = why.str();
     return p;
   }

@@ -29,10 +29,17 @@
 // wins (ties: fewer stages).
 //
 // Paths matter: tma and cp_async copies are asynchronous, so stages add bytes in flight. The staged
-// path's copies are synchronous loads (its pipeline completes through a CTA barrier), so extra stages
-// add no bytes in flight of the planner's kind: for it latency is hidden by occupancy, and the plan
-// is the stage count with the most CTAs per SM (ties: fewer stages; 1 unless the caller says that
-// another count's instantiation fits more CTAs, see ctas_per_sm_by_stages).
+// path's copies are plain loads completed by a CTA barrier, so for it latency is hidden mostly by
+// occupancy, and the count is chosen by CTAs per SM. A multi-step staged pipeline still gains from
+// a second stage: at 1 stage each step pays two CTA barriers (the reuse guard before the refill and
+// the wait after it) and nothing loads while the consumer works; from 2 stages on a step pays one,
+// and the next stage's deferred chunks (porter/staged/protocol.hpp) stay in flight behind the
+// consumer. The staged plan is the smallest count >= 2 among those with the most CTAs per SM, and 1
+// only where 1 stage keeps strictly more CTAs per SM than every count >= 2 (see
+// ctas_per_sm_by_stages). Measured on an H100 (session 39, porter-bench): S = 2 against S = 1 at
+// the same 2 CTAs/SM, sgemm 8192^3 38.6 against 37.2 TFLOP/s, smallgemm 5.38 against 5.21 (5
+// CTAs/SM); the radius-2 stencil's 2-stage instantiation held 2 CTAs/SM against 4 at 1 stage and
+// ran at 0.78x of it. plan_launch gives a one-step tile the count with the most CTAs (ties: fewer).
 //
 // Occupancy per stage count. Each stage count is its own instantiation of the kernel, and ptxas
 // allocates registers per instantiation: on the H200 (2026-12-01) porter-bench's 5-point stencil on
@@ -59,7 +66,7 @@ namespace porter {
 
 /// What the planner needs to know about one kernel.
 struct stage_plan_request {
-  path_id path = path_id::tma;          ///< the data path (staged plans the count with the most CTAs per SM)
+  path_id path = path_id::tma;          ///< the data path (staged plans by CTAs per SM: file comment)
   std::size_t stage_bytes = 0;          ///< bytes one stage brings in (all its buffers), > 0
   std::size_t fixed_smem_bytes = 0;     ///< dynamic shared memory per CTA besides the stages (barrier header, alignment slack)
   std::size_t static_smem_bytes = 0;    ///< static shared memory per CTA
@@ -114,8 +121,8 @@ stage_plan plan_stages(const device_caps& caps, const stage_plan_request& req);
 /// The short form: stages = ceil(latency_ns x bandwidth_per_SM / (bytes_per_stage x ctas_per_sm)) + 1,
 /// with bandwidth_per_SM = caps.peak_dram_bytes_per_second() / caps.sm_count, clamped to 1..8 and
 /// to (stages x bytes_per_stage <= smem_budget). latency_ns <= 0 uses default_memory_latency_ns.
-/// For asynchronous paths (tma, cp_async); for the staged path use the full form, which plans the
-/// count with the most CTAs per SM.
+/// For asynchronous paths (tma, cp_async); for the staged path use the full form, which plans by
+/// CTAs per SM (file comment).
 int plan_stages(const device_caps& caps, std::size_t bytes_per_stage, int ctas_per_sm, double latency_ns,
                 std::size_t smem_budget);
 

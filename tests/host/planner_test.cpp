@@ -80,15 +80,20 @@ TEST(Planner, AStageLargerThanOneCtaMayUseDoesNotFit) {
   EXPECT_NE(p.reason.find("not even 1 stage"), std::string::npos) << p.reason;
 }
 
-TEST(Planner, StagedPlansOneStageWhenEveryCountFitsTheSameCtas) {
-  // Synchronous loads: no count adds bytes in flight; with one register limit for all counts
-  // (3 CTAs/SM), 1 stage has the most CTAs (ties go to fewer stages).
+TEST(Planner, StagedPlansTwoStagesWhenEveryCountFitsTheSameCtas) {
+  // One register limit for all counts (3 CTAs/SM): every count keeps 3 CTAs; from 2 stages on a
+  // step pays one CTA barrier instead of two and the deferred loads overlap the consumer, so the
+  // smallest count >= 2 wins: S = 2. No bytes in flight of the asynchronous kind.
   auto q = request(path_id::staged, 18560, 600, 16);
   q.ctas_per_sm_limit = 3;
   const auto p = porter::plan_stages(h200(), q);
-  EXPECT_EQ(p.stages, 1);
+  EXPECT_EQ(p.stages, 2);
   EXPECT_EQ(p.ctas_per_sm, 3);
   EXPECT_DOUBLE_EQ(p.in_flight_bytes, 0.0);
+  EXPECT_NE(p.reason.find("one CTA barrier per step"), std::string::npos) << p.reason;
+  // max_stages 1 leaves no choice.
+  q.max_stages = 1;
+  EXPECT_EQ(porter::plan_stages(h200(), q).stages, 1);
 }
 
 TEST(Planner, StagedTakesTheCountWhoseInstantiationFitsMoreCtas) {
@@ -100,7 +105,24 @@ TEST(Planner, StagedTakesTheCountWhoseInstantiationFitsMoreCtas) {
   const auto p = porter::plan_stages(h200(), q);
   EXPECT_EQ(p.stages, 2);
   EXPECT_EQ(p.ctas_per_sm, 4);
-  EXPECT_NE(p.reason.find("against 3 at 1 stage"), std::string::npos) << p.reason;
+  EXPECT_NE(p.reason.find("(4, 3 at 1 stage)"), std::string::npos) << p.reason;
+}
+
+TEST(Planner, StagedKeepsOneStageOnlyWhereItFitsStrictlyMoreCtas) {
+  // The H100's radius-2 stencil instantiations (session 39): 4 CTAs/SM at S = 1, 2 at S = 2, 3 at
+  // S = 3 (registers; shared memory alone fits 4 CTAs of 256 + 3 x 18560 + 1024 = 56960 B even at
+  // S = 3). 4 > 3: S = 1.
+  auto q = request(path_id::staged, 18560, 600, 16);
+  q.ctas_per_sm_by_stages = {0, 4, 2, 3, 2, 2, 1, 1, 1};
+  auto p = porter::plan_stages(h200(), q);
+  EXPECT_EQ(p.stages, 1);
+  EXPECT_EQ(p.ctas_per_sm, 4);
+  EXPECT_NE(p.reason.find("more than any count >= 2 (3)"), std::string::npos) << p.reason;
+  // S = 1 and S = 3 tie at 3 CTAs/SM (S = 2 fits 2): the tie goes to the count >= 2, S = 3.
+  q.ctas_per_sm_by_stages = {0, 3, 2, 3, 2, 2, 1, 1, 1};
+  p = porter::plan_stages(h200(), q);
+  EXPECT_EQ(p.stages, 3);
+  EXPECT_EQ(p.ctas_per_sm, 3);
 }
 
 TEST(Planner, ThePerCountTableReplacesTheSingleLimitCountByCount) {
