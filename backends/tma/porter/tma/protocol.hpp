@@ -158,19 +158,11 @@ class tma_protocol {
   }
   /// Wait for FULL's phase of pass `pass`. Collective.
   PORTER_DEVICE PORTER_FORCEINLINE void wait(unsigned stage, unsigned pass, unsigned /*pending_after*/) {
-    std::uint64_t* bar = full_ + stage;
-    const unsigned parity = pass & 1u;
-#if PORTER_DEBUG
-    const long long t0 = clock64();
-    while (!ptx::mbarrier_try_wait_parity(bar, parity))
-      if (clock64() - t0 > PORTER_DEBUG_WAIT_CYCLES)
-        detail::trap_stage("consumer_wait: the stage never landed (full-barrier wait timed out: a thread skipped the call, "
-                           "or a copy never completed)",
-                           stage, pass);
-#else
-    while (!ptx::mbarrier_try_wait_parity(bar, parity)) {
-    }
-#endif
+    ptx::wait_phase</*Cluster=*/false, /*Counters=*/false>(
+        full_ + stage, pass & 1u,
+        "consumer_wait: the stage never landed (full-barrier wait timed out: a thread skipped the call, or a copy never "
+        "completed)",
+        stage, pass);
   }
   /// This thread is done reading the stage. Collective.
   PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned /*stage*/, unsigned /*pass*/) { guard_.on_release(); }
