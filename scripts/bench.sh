@@ -10,6 +10,8 @@
 #   anything else    passed to porter-bench: --quick, --ncu, --only stream,stencil, --no-sweep, ...
 # Kokkos baselines: configure finds a CUDA-enabled Kokkos through Kokkos_ROOT (environment) or in
 # .kokkos/install; without one the report says so and the rest runs.
+# The CuTe "before" of the ports workload (ports/cutlass): PORTER_CUTLASS_DIR (environment) names a
+# fetched CUTLASS's include/ folder (cute/ and cutlass/); without it that pair is reported absent.
 # Triton and torch peers: porter-bench runs bench/peers/triton_peers.py when python3 (or
 # PORTER_BENCH_PYTHON, or --python PATH) imports triton and torch; --no-triton skips them.
 set -uo pipefail
@@ -25,7 +27,7 @@ while [ $# -gt 0 ]; do
     --arch) arch="$2"; shift 2 ;;
     --build-dir) build="$2"; shift 2 ;;
     -j) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) args+=("$1"); shift ;;
   esac
 done
@@ -53,13 +55,14 @@ fi
 
 gen=()
 if [ ! -f "$build/CMakeCache.txt" ] && need ninja; then gen=(-G Ninja); fi
-kokkos=()
-if [ -n "${Kokkos_ROOT:-}" ]; then kokkos=(-DKokkos_ROOT="$Kokkos_ROOT"); fi
+peers=()
+if [ -n "${Kokkos_ROOT:-}" ]; then peers=(-DKokkos_ROOT="$Kokkos_ROOT"); fi
+if [ -n "${PORTER_CUTLASS_DIR:-}" ]; then peers+=(-DPORTER_CUTLASS_DIR="$PORTER_CUTLASS_DIR"); fi
 
 echo "bench.sh: configuring $build for PORTER_CUDA_ARCHITECTURES=$arch"
 start=$(date +%s)
 if ! cmake -S "$root" -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DPORTER_CUDA_ARCHITECTURES="$arch" \
-     -DPORTER_BUILD_TESTS=OFF -DPORTER_BUILD_EXAMPLES=OFF -DPORTER_BUILD_BENCH=ON "${kokkos[@]}" >"$out/configure.log" 2>&1; then
+     -DPORTER_BUILD_TESTS=OFF -DPORTER_BUILD_EXAMPLES=OFF -DPORTER_BUILD_BENCH=ON "${peers[@]}" >"$out/configure.log" 2>&1; then
   tail -30 "$out/configure.log"; echo "bench.sh: configure failed (log: $out/configure.log)" >&2; exit 1
 fi
 grep "porter-bench:" "$out/configure.log" | sed 's/^-- /bench.sh: /'
