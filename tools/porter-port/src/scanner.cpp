@@ -37,6 +37,8 @@ struct fn_def {
   std::vector<std::string> tparams;    ///< template parameter names
   int unit = 0;
   std::string ns;                      ///< enclosing namespaces, "a::b"
+  bool member = false;                 ///< a member function (defined in its class, or as `C::name`)
+  std::string cls;                     ///< member: its class's name ("" for an unnamed one)
 };
 
 /// A stretch of tokens scanned as code: the file's code (unit 0) or one macro body.
@@ -312,9 +314,11 @@ void find_functions(file_ctx& f, int ui) {
   struct frame {
     kind k;
     int fn;
-    std::string ns;  ///< the namespace path inside this frame
+    std::string ns;   ///< the namespace path inside this frame
+    std::string cls;  ///< cls: the class's name
   };
-  std::vector<frame> stack{{ns, -1, ""}};
+  std::vector<frame> stack{{ns, -1, "", ""}};
+  std::set<std::string> classes;  // the classes defined so far: `C::name(...) {` defines a member of C
   std::size_t stmt_start = 0;  // first token of the current declaration at namespace/class scope
   for (std::size_t i = 0; i < t.size(); ++i) {
     const frame top = stack.back();
@@ -330,7 +334,7 @@ void find_functions(file_ctx& f, int ui) {
     }
     if (!is(t[i], "{")) continue;
     if (top.k == fn || top.k == block) {
-      stack.push_back({block, top.fn, top.ns});
+      stack.push_back({block, top.fn, top.ns, ""});
       continue;
     }
     // At namespace or class scope: what does this brace open?
@@ -406,29 +410,45 @@ void find_functions(file_ctx& f, int ui) {
             if (is(t[k], "__global__")) d.global = true;
           d.tparams = template_params(t, stmt_start, name_at);
           d.ns = top.ns;
+          if (top.k == cls) d.member = true, d.cls = top.cls;
+          else if (!name.empty() && name_at >= 2 && is(t[name_at - 1], "::") && classes.count(t[name_at - 2].text))
+            d.member = true, d.cls = t[name_at - 2].text;
           if (!name.empty()) u.def_names.insert(name_at);
           f.fns.push_back(d);
           for (std::size_t k = o; k < i; ++k) u.owner[k] = int(f.fns.size()) - 1;  // the parameters belong to it
-          stack.push_back({fn, int(f.fns.size()) - 1, top.ns});
+          stack.push_back({fn, int(f.fns.size()) - 1, top.ns, ""});
           continue;
         }
       }
     }
     bool is_ns = false, is_cls = false;
-    std::string ns_name = top.ns;
+    std::string ns_name = top.ns, cls_name;
     for (std::size_t k = stmt_start; k < i; ++k) {
       if (is(t[k], "namespace")) {
         for (std::size_t m = k + 1; m < i; ++m)
           if (is_ident(t[m]) && t[m].text != "inline") ns_name += (ns_name.empty() ? "" : "::") + t[m].text;
       }
       if (is(t[k], "namespace") || (is(t[k], "extern") && k + 1 < i && t[k + 1].kind == tok::string)) is_ns = true;
-      if (is(t[k], "struct") || is(t[k], "class") || is(t[k], "union")) is_cls = true;
+      if (is(t[k], "struct") || is(t[k], "class") || is(t[k], "union")) {
+        is_cls = true;
+        // Its name: the first word after the last such keyword that is no attribute (`template <class
+        // T> struct alignas(16) ring`: ring).
+        cls_name.clear();
+        for (std::size_t m = k + 1; m < i && cls_name.empty(); ++m) {
+          if (is(t[m], "(")) m = match_fwd(t, m);
+          else if (is(t[m], ":") || is(t[m], "<")) break;
+          else if (is_ident(t[m]) && !is(t[m], "alignas") && !is(t[m], "__align__") && !is(t[m], "__attribute__") &&
+                   !is(t[m], "final"))
+            cls_name = t[m].text;
+        }
+      }
       if (is(t[k], "=") || is(t[k], "enum")) {
         is_ns = is_cls = false;
         break;
       }
     }
-    stack.push_back({is_ns ? ns : is_cls ? cls : init, top.fn, is_ns ? ns_name : top.ns});
+    if (is_cls && !is_ns && !cls_name.empty()) classes.insert(cls_name);
+    stack.push_back({is_ns ? ns : is_cls ? cls : init, top.fn, is_ns ? ns_name : top.ns, is_cls ? cls_name : ""});
     if (is_ns || is_cls) stmt_start = i + 1;
   }
 }
@@ -1809,6 +1829,11 @@ report scan(const std::vector<source_file>& files) {
           for (const auto& key : it->second)
             if (sees[fi].count(key.first)) {
               const fn_def& wd = ctx[key.first].fns[std::size_t(key.second)];
+              // A member function is called unqualified only from its class's own members (or as
+              // `C::name(...)`); elsewhere the name is another function's or a lambda's.
+              const fn_def& caller = f.fns[std::size_t(u.owner[i])];
+              if (wd.member && !(caller.member && caller.cls == wd.cls) && !(i >= 2 && is(t[i - 1], "::") && t[i - 2].text == wd.cls))
+                continue;
               if (!(key.first == fi && key.second == u.owner[i])) {  // not a recursive use inside itself
                 const std::size_t p = call_paren(t, i);
                 if (wd.macro || p) {
