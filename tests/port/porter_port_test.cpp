@@ -179,6 +179,7 @@ TEST(Fixtures, CudaBarrierAndASyncOnlyBarrierIsNoSite) { check_fixture("cuda_bar
 TEST(Fixtures, CudaTmaParityAndProxyFenceHazards) { check_fixture("cuda_tma.cu"); }
 TEST(Fixtures, CooperativeGroupsAndUntypedMemcpyAsync) { check_fixture("cooperative_groups.cu"); }
 TEST(Fixtures, GenericReadsOfABulkFilledStageNeedAProxyFenceBeforeTheRelease) { check_fixture("proxy_read.cu"); }
+TEST(Fixtures, ProxyReadsThroughLambdaArgumentsAndReleasesThroughLambdasAndMembers) { check_fixture("proxy_indirect.cu"); }
 TEST(Fixtures, CudaPtxCalledUnqualifiedUnderAUsingDirective) { check_fixture("cuda_tma_using.cu"); }
 TEST(Fixtures, CutlassAndCuteNames) { check_fixture("cutlass.cu"); }
 TEST(Fixtures, CommentsStringsMacrosContinuations) { check_fixture("lexer_cases.cu"); }
@@ -495,6 +496,29 @@ TEST(Inference, BytesZeroFillAlignmentStages) {
   }
   EXPECT_TRUE(aligned);
   EXPECT_TRUE(four);
+}
+
+TEST(Inference, IndirectReadsAndReleasesAreNamedWhereTheKernelMakesThem) {
+  // A read by a lambda argument is the call's line; a release through a lambda or a member
+  // function is its call, named with what it holds.
+  const fs::path root = PORTER_PORT_FIXTURES;
+  const auto r = scan(files_under(root / "proxy_indirect.cu", root));
+  std::map<std::string, std::string> by_fn;
+  for (const auto& h : r.hazards)
+    if (h.id == "generic-read-before-bulk-refill") by_fn[h.function] = h.message;
+  ASSERT_EQ(by_fn.size(), 9u);
+  EXPECT_NE(by_fn["arg_lambda_reads_param"].find("(line 35)"), std::string::npos) << by_fn["arg_lambda_reads_param"];
+  EXPECT_NE(by_fn["arg_lambda_unknown_callee"].find("(line 50)"), std::string::npos) << by_fn["arg_lambda_unknown_callee"];
+  EXPECT_NE(by_fn["lambda_release_asm"].find("release() (a lambda holding mbarrier.arrive.shared::cta.b64)"), std::string::npos)
+      << by_fn["lambda_release_asm"];
+  EXPECT_NE(by_fn["lambda_release_next_iteration"].find("on the loop's next iteration"), std::string::npos)
+      << by_fn["lambda_release_next_iteration"];
+  EXPECT_NE(by_fn["member_release"].find("ring.release() wraps arrive"), std::string::npos) << by_fn["member_release"];
+  EXPECT_NE(by_fn["member_release_through_pointer"].find("rings[blockIdx.x].hand_back()"), std::string::npos)
+      << by_fn["member_release_through_pointer"];
+  // A member call is no site (the member function is a wrapper definition); a kernel lambda named
+  // like a member function is no call of it.
+  for (const auto& s : r.sites) EXPECT_NE(s.role, "call") << s.file << ":" << s.line << " " << s.construct;
 }
 
 // ---- the command line -----------------------------------------------------------------------------------

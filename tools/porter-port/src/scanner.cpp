@@ -1410,16 +1410,71 @@ bool reads_through_params(const toks& t, std::size_t open, std::size_t close, st
   return false;
 }
 
+/// A lambda expression: its parameter list's parentheses (both 0 when it has none) and its body's braces.
+struct lambda_span {
+  std::size_t params_open = 0, params_close = 0, body_open = 0, body_close = 0;
+};
+
+/// The lambda expression whose introducer `[` is t[i] (`[&](const float* p) mutable -> void {...}`,
+/// `[=] __device__ (int s) {...}`, `[] {...}`), its body closing before `end`; nullopt when t[i]
+/// opens none. The caller knows that a `[` there cannot be an index (after `=`, or an argument's start).
+std::optional<lambda_span> lambda_at(const toks& t, std::size_t i, std::size_t end) {
+  if (i >= end || !is(t[i], "[")) return std::nullopt;
+  lambda_span l;
+  std::size_t k = match_fwd(t, i) + 1;
+  if (k < end && is(t[k], "<")) k = skip_angles(t, k);  // []<class T>(T x) {...}
+  while (k < end && (is(t[k], "__device__") || is(t[k], "__host__"))) ++k;
+  if (k < end && is(t[k], "(")) {
+    l.params_open = k;
+    l.params_close = match_fwd(t, k);
+    k = l.params_close + 1;
+  }
+  // mutable, constexpr, noexcept(...), __attribute__((...)), -> T: up to the body's `{`.
+  for (; k < end && !is(t[k], "{"); ++k) {
+    if (is(t[k], ";") || is(t[k], ",") || is(t[k], ")") || is(t[k], "}")) return std::nullopt;
+    if (is(t[k], "(")) k = match_fwd(t, k);
+  }
+  if (k >= end) return std::nullopt;
+  l.body_open = k;
+  l.body_close = match_fwd(t, k);
+  if (l.body_close >= end) return std::nullopt;
+  return l;
+}
+
+/// The token ranges [begin, end) of the top-level arguments of the call whose `(` is at `open`.
+std::vector<std::pair<std::size_t, std::size_t>> arg_ranges(const toks& t, std::size_t open) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  const std::size_t close = match_fwd(t, open);
+  if (close >= t.size()) return out;
+  std::size_t b = open + 1;
+  for (std::size_t j = open + 1; j < close; ++j) {
+    if (is(t[j], "(") || is(t[j], "[") || is(t[j], "{")) j = match_fwd(t, j);
+    else if (is(t[j], ",")) out.emplace_back(b, j), b = j + 1;
+  }
+  if (b < close || !out.empty()) out.emplace_back(b, close);
+  return out;
+}
+
 /// generic-read-before-bulk-refill in function `d` (its primitives `hs`): a buffer that a bulk copy
 /// refills in a loop, read through the generic proxy, then released by an mbarrier arrival with no
 /// fence.proxy.async (and no CTA barrier: that hand-off is not reported) between the last read and
 /// the arrival. Returns the arrival's line and the message, or nothing. `roles_of`: a primitive's
 /// role, or the roles a called wrapper holds; `is_loader`: a function of the scanned files that
-/// reads shared memory through the generic proxy (an asm ld.shared / ldmatrix). `file_decls`: the
-/// declarations of the file's code unit, computed on first need and kept for its other functions.
+/// reads shared memory through the generic proxy (an asm ld.shared / ldmatrix). `member_wrapper`:
+/// the wrapper that a member call `obj.name(...)` names (a member function of a hand-written type
+/// that holds primitives), or nullptr. `file_decls`: the declarations of the file's code unit,
+/// computed on first need and kept for its other functions.
+/// Reads through a lambda: a lambda declared `auto f = [...](...) {...}` or written inline as a call
+/// argument, that reads through a pointer or array parameter, holds an ld.shared / ldmatrix asm or
+/// calls a reading function, reads the stage a call hands it (`consume(&buf[s][0])`,
+/// `with_stage(buf[s], [&](const float* p) {... p[i] ...})`); a lambda's body reads what it captures
+/// in place. Releases and fences through a lambda `auto f = [...]...{...}` count at each use of its
+/// name (a call, or a hand-over as an argument), not where it is declared; through a member function
+/// `obj.release(s)` / `p->release(s)`, at the call.
 std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, const fn_def& d, const std::vector<const hit*>& hs,
                                                              const std::function<std::vector<std::string>(const hit*)>& roles_of,
                                                              const std::function<bool(const std::string&)>& is_loader,
+                                                             const std::function<const wrapper*(const std::string&)>& member_wrapper,
                                                              std::optional<std::map<std::string, decl_info>>& file_decls) {
   const toks& t = f.units[std::size_t(d.unit)].t;
   const std::size_t lo = d.begin, end = std::min(d.end, t.size());
@@ -1579,22 +1634,44 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
 
   // Lambdas of this function that read through a pointer or array parameter, or hold an ld.shared /
   // ldmatrix asm, or call a reading function (`auto consume = [&](const float* p) { ... p[i] ... };`):
-  // a call of one with the stage is a read, as a named helper's is.
+  // a call of one with the stage is a read, as a named helper's is. The same test makes a lambda
+  // written inline as a call argument a reading one.
   std::set<std::string> lambda_loaders;
+  auto lambda_reads = [&](const lambda_span& l) {
+    bool r = (l.params_open && reads_through_params(t, l.params_open, l.params_close, l.body_open + 1, l.body_close)) ||
+             holds_generic_shared_load(f, t, l.body_open + 1, l.body_close);
+    for (std::size_t k = l.body_open + 1; k < l.body_close && !r; ++k)
+      r = is_ident(t[k]) && call_paren(t, k) && (is_loader(t[k].text) || lambda_loaders.count(t[k].text));
+    return r;
+  };
+  struct named_lambda {
+    std::string name;
+    lambda_span span;
+  };
+  std::vector<named_lambda> named_lambdas;  // `name = [...](...) {...}`, in the order written
   for (std::size_t i = lo; i + 3 < end; ++i) {
-    if (!is_ident(t[i]) || !is(t[i + 1], "=") || !is(t[i + 2], "[")) continue;
-    const std::size_t cap = match_fwd(t, i + 2);
-    if (cap + 1 >= end || !is(t[cap + 1], "(")) continue;
-    const std::size_t pclose = match_fwd(t, cap + 1);
-    std::size_t b = pclose + 1;
-    while (b < end && !is(t[b], "{") && !is(t[b], ";")) ++b;  // mutable, noexcept, -> T, __device__
-    if (b >= end || !is(t[b], "{")) continue;
-    const std::size_t e = std::min(match_fwd(t, b), end);
-    bool reads = reads_through_params(t, cap + 1, pclose, b + 1, e) || holds_generic_shared_load(f, t, b + 1, e);
-    for (std::size_t k = b + 1; k < e && !reads; ++k)
-      reads = is_ident(t[k]) && call_paren(t, k) && (is_loader(t[k].text) || lambda_loaders.count(t[k].text));
-    if (reads) lambda_loaders.insert(t[i].text);
+    if (!is_ident(t[i]) || !is(t[i + 1], "=")) continue;
+    const auto l = lambda_at(t, i + 2, end);
+    if (!l) continue;
+    named_lambdas.push_back({t[i].text, *l});
+    if (lambda_reads(*l)) lambda_loaders.insert(t[i].text);
   }
+  // A call with a lambda argument that reads (above) and another argument that points into the
+  // stage (`with_stage(&buf[s][0], [&](const float* p) { ... p[i] ... })`): the call reads the
+  // stage. `lambda_arg`: the call has a lambda argument (its body is scanned in place).
+  auto reads_by_lambda_argument = [&](std::size_t open, bool* lambda_arg) {
+    const auto args = arg_ranges(t, open);
+    std::vector<bool> is_lambda(args.size(), false);
+    bool reading = false;
+    for (std::size_t n = 0; n < args.size(); ++n)
+      if (const auto l = lambda_at(t, args[n].first, args[n].second); l && l->body_close + 1 == args[n].second) {
+        is_lambda[n] = *lambda_arg = true;
+        reading = reading || lambda_reads(*l);
+      }
+    for (std::size_t n = 0; n < args.size() && reading; ++n)
+      if (!is_lambda[n] && mentions_stage(args[n].first, args[n].second)) return true;
+    return false;
+  };
 
   std::vector<std::pair<std::size_t, int>> reads;  // (token, line)
   std::vector<std::size_t> cta_barriers;
@@ -1614,15 +1691,22 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
       continue;
     }
     if (in_prim(i) || in_unevaluated(i)) continue;
-    // A call of a function that loads shared memory through the generic proxy (ldmatrix4(...)).
-    if (is_ident(t[i]) && !(i > lo && (is(t[i - 1], ".") || is(t[i - 1], "->")))) {
-      if (const std::size_t p = call_paren(t, i); p && (is_loader(t[i].text) || lambda_loaders.count(t[i].text))) {
+    if (is_ident(t[i]) && !keywords().count(t[i].text))
+      if (const std::size_t p = call_paren(t, i)) {
         const std::size_t close = match_fwd(t, p);
-        if (mentions_stage(p + 1, close)) reads.emplace_back(i, t[i].line);
-        i = close;
-        continue;
+        // A call that hands the stage to a reading lambda argument.
+        bool lambda_arg = false;
+        if (reads_by_lambda_argument(p, &lambda_arg)) reads.emplace_back(i, t[i].line);
+        // A call of a function that loads shared memory through the generic proxy (ldmatrix4(...)).
+        const bool member = i > lo && (is(t[i - 1], ".") || is(t[i - 1], "->"));
+        if (!member && (is_loader(t[i].text) || lambda_loaders.count(t[i].text))) {
+          if (mentions_stage(p + 1, close)) reads.emplace_back(i, t[i].line);
+          if (!lambda_arg) {  // a lambda argument's body is read on: what it captures, it reads in place
+            i = close;
+            continue;
+          }
+        }
       }
-    }
     // A dereference: *(p + i), *reinterpret_cast<const float4*>(&buf[s][4 * i]), *p.
     if (is(t[i], "*") && i > lo && unary_before.count(t[i - 1].text) && i + 1 < end) {
       std::size_t b = i + 1, e = b;
@@ -1662,31 +1746,112 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
 
   // Releases: mbarrier arrivals (PTX, cuda::ptx, cuda::barrier) and calls of wrappers of them;
   // fences: fence.proxy.async and calls of wrappers holding one (a release helper that fences,
-  // then arrives, is fenced: its fence is at the arrival's own position).
-  std::vector<const hit*> arrivals;
-  std::vector<std::size_t> fences;
+  // then arrives, is fenced: its fence is at the arrival's own position). Member calls of such
+  // wrappers count at the call; what a named lambda's body holds counts at each use of its name.
+  struct event {
+    std::size_t tok;
+    int line;
+    std::string construct;
+    bool arrive, fence;
+  };
+  auto arrives = [](const std::string& idiom, const std::vector<std::string>& roles) {
+    auto has = [&](const char* r) { return std::find(roles.begin(), roles.end(), r) != roles.end(); };
+    return has("arrive") && idiom != "asm-cp-async" && idiom != "pipeline-primitives" && !has("copy");
+  };
+  std::vector<event> events;
+  std::set<std::size_t> primitive_toks;
   for (const hit* h : hs) {
     if (h->unit != d.unit) continue;
-    if (has_role(h, "fence")) fences.push_back(h->tok);
-    const bool arrive = has_role(h, "arrive") && h->s.idiom != "asm-cp-async" && h->s.idiom != "pipeline-primitives" &&
-                        !has_role(h, "copy");
-    if (arrive) arrivals.push_back(h);
+    primitive_toks.insert(h->tok);
+    const bool fence = has_role(h, "fence"), arrive = arrives(h->s.idiom, roles_of(h));
+    if (fence || arrive) events.push_back({h->tok, h->s.line, h->s.construct, arrive, fence});
   }
-  std::sort(arrivals.begin(), arrivals.end(), [](const hit* a, const hit* b) { return a->tok < b->tok; });
-  auto hazard = [&](const std::pair<std::size_t, int>& read, const hit* a, const char* when) {
-    return std::make_pair(a->s.line, "`" + stage_label + "` is filled by a bulk copy, read through the generic proxy (line " +
-                                         std::to_string(read.second) + ") and released" + when + " by the mbarrier arrival " +
-                                         a->s.construct +
+  for (std::size_t i = lo + 1; i < end; ++i) {  // obj.release(s), rings[b].release(s), p->release(s)
+    if (!is_ident(t[i]) || !(is(t[i - 1], ".") || is(t[i - 1], "->")) || !call_paren(t, i) || primitive_toks.count(i)) continue;
+    const wrapper* w = member_wrapper(t[i].text);
+    if (!w) continue;
+    const bool fence = std::find(w->roles.begin(), w->roles.end(), "fence") != w->roles.end();
+    const bool arrive = arrives(w->idioms.empty() ? "" : w->idioms.front(), w->roles);
+    if (!fence && !arrive) continue;
+    std::size_t ob = i - 1;  // the object expression's first token
+    while (ob > lo) {
+      const token& k = t[ob - 1];
+      if (is(k, "]") || is(k, ")")) {
+        const std::size_t m = match_back(t, ob - 1);
+        if (m == SIZE_MAX || m <= lo) break;
+        ob = m;
+      } else if (is_ident(k) || is(k, ".") || is(k, "->") || is(k, "::")) {
+        --ob;
+      } else {
+        break;
+      }
+    }
+    std::string obj, roles;
+    for (std::size_t k = ob; k < i; ++k) obj += t[k].text;
+    for (const auto& r : w->roles) roles += (roles.empty() ? "" : ", ") + r;
+    events.push_back({i, t[i].line, obj + t[i].text + "() wraps " + roles, arrive, fence});
+  }
+  auto in_body = [](const named_lambda& l, std::size_t k) { return l.span.body_open < k && k < l.span.body_close; };
+  auto in_named_lambda = [&](std::size_t k) {
+    return std::any_of(named_lambdas.begin(), named_lambdas.end(), [&](const named_lambda& l) { return in_body(l, k); });
+  };
+  {
+    // What each named lambda holds (in the order written: a lambda calls those declared before it),
+    // then each use of its name outside the named lambdas' bodies stands for it.
+    std::vector<event> held(named_lambdas.size(), event{0, 0, "", false, false});
+    for (std::size_t n = 0; n < named_lambdas.size(); ++n) {
+      const named_lambda& l = named_lambdas[n];
+      for (const event& e : events)
+        if (in_body(l, e.tok)) {
+          if (e.arrive && !held[n].arrive) held[n].construct = e.construct;
+          held[n].arrive = held[n].arrive || e.arrive;
+          held[n].fence = held[n].fence || e.fence;
+        }
+      for (std::size_t m = 0; m < n; ++m)
+        for (std::size_t k = l.span.body_open + 1; k < l.span.body_close; ++k)
+          if (is(t[k], named_lambdas[m].name) && !(is(t[k - 1], ".") || is(t[k - 1], "->") || is(t[k - 1], "::"))) {
+            if (held[m].arrive && !held[n].arrive) held[n].construct = held[m].construct;
+            held[n].arrive = held[n].arrive || held[m].arrive;
+            held[n].fence = held[n].fence || held[m].fence;
+          }
+    }
+    events.erase(std::remove_if(events.begin(), events.end(), [&](const event& e) { return in_named_lambda(e.tok); }), events.end());
+    for (std::size_t n = 0; n < named_lambdas.size(); ++n) {
+      if (!held[n].arrive && !held[n].fence) continue;
+      const named_lambda& l = named_lambdas[n];
+      for (std::size_t k = l.span.body_close + 1; k < end; ++k)
+        if (is_ident(t[k]) && t[k].text == l.name && !(is(t[k - 1], ".") || is(t[k - 1], "->") || is(t[k - 1], "::")) &&
+            !(k + 1 < end && is(t[k + 1], "=")) && !in_named_lambda(k))
+          events.push_back({k, t[k].line, l.name + "() (a lambda holding " + (held[n].arrive ? held[n].construct : "a fence") + ")",
+                            held[n].arrive, held[n].fence});
+    }
+  }
+  struct release_point {
+    std::size_t tok;
+    int line;
+    std::string construct;
+  };
+  std::vector<release_point> arrivals;
+  std::vector<std::size_t> fences;
+  for (const event& e : events) {
+    if (e.fence) fences.push_back(e.tok);
+    if (e.arrive) arrivals.push_back({e.tok, e.line, e.construct});
+  }
+  std::sort(arrivals.begin(), arrivals.end(), [](const release_point& a, const release_point& b) { return a.tok < b.tok; });
+  auto hazard = [&](const std::pair<std::size_t, int>& read, const release_point& a, const char* when) {
+    return std::make_pair(a.line, "`" + stage_label + "` is filled by a bulk copy, read through the generic proxy (line " +
+                                       std::to_string(read.second) + ") and released" + when + " by the mbarrier arrival " +
+                                       a.construct +
                                          " with no fence.proxy.async between: the mbarrier orders the generic proxy only, so the "
                                          "next bulk refill may overwrite the stage under the reads");
   };
-  for (const hit* a : arrivals) {
+  for (const release_point& a : arrivals) {
     const std::pair<std::size_t, int>* last = nullptr;
     for (const auto& r : reads)
-      if (r.first < a->tok) last = &r;
+      if (r.first < a.tok) last = &r;
     if (!last) continue;
     auto between = [&](const std::vector<std::size_t>& v) {
-      return std::any_of(v.begin(), v.end(), [&](std::size_t x) { return last->first < x && x <= a->tok; });
+      return std::any_of(v.begin(), v.end(), [&](std::size_t x) { return last->first < x && x <= a.tok; });
     };
     if (between(fences) || between(cta_barriers)) continue;
     return hazard(*last, a, "");
@@ -1695,22 +1860,22 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
   // then wait, then read). An arrival in a loop body is that release when the body reads the stage
   // after it and makes no other arrival after its last read; the path from that read runs to the
   // end of the body and from the body's start to the arrival.
-  for (const hit* a : arrivals) {
+  for (const release_point& a : arrivals) {
     const std::pair<std::size_t, std::size_t>* body = nullptr;  // the innermost loop holding the arrival
     for (const auto& r : loops)
-      if (r.first < a->tok && a->tok <= r.second && (!body || r.first > body->first)) body = &r;
+      if (r.first < a.tok && a.tok <= r.second && (!body || r.first > body->first)) body = &r;
     if (!body) continue;
     const std::pair<std::size_t, int>* last = nullptr;
     for (const auto& r : reads)
-      if (a->tok < r.first && r.first <= body->second) last = &r;
+      if (a.tok < r.first && r.first <= body->second) last = &r;
     if (!last) continue;
-    const bool released_after = std::any_of(arrivals.begin(), arrivals.end(), [&](const hit* b) {
-      return last->first < b->tok && b->tok <= body->second;
+    const bool released_after = std::any_of(arrivals.begin(), arrivals.end(), [&](const release_point& b) {
+      return last->first < b.tok && b.tok <= body->second;
     });
     if (released_after) continue;  // that arrival is the release (checked above)
     auto on_path = [&](const std::vector<std::size_t>& v) {
       return std::any_of(v.begin(), v.end(), [&](std::size_t x) {
-        return (last->first < x && x <= body->second) || (body->first <= x && x <= a->tok);
+        return (last->first < x && x <= body->second) || (body->first <= x && x <= a.tok);
       });
     };
     if (on_path(fences) || on_path(cta_barriers)) continue;
@@ -1953,6 +2118,16 @@ report scan(const std::vector<source_file>& files) {
       if (ww.name == name && sees[fi].count(key.first)) w = &ww;
     return w;
   };
+  // The wrapper a member call `obj.name(...)` in file fi names: a visible member function of a
+  // hand-written type (not porter's) that holds primitives, by its name; nullptr when none.
+  auto member_wrapper_named = [&](std::size_t fi, const std::string& name) {
+    const wrapper* w = nullptr;
+    for (const auto& [key, ww] : wraps) {
+      const fn_def& d = ctx[key.first].fns[std::size_t(key.second)];
+      if (ww.name == name && d.member && sees[fi].count(key.first) && d.ns != "porter" && d.ns.rfind("porter::", 0) != 0) w = &ww;
+    }
+    return w;
+  };
   for (std::size_t fi = 0; fi < ctx.size(); ++fi) {
     file_ctx& f = ctx[fi];
     std::optional<std::map<std::string, decl_info>> file_decls;  // proxy_read_hazard's, once per file
@@ -1972,6 +2147,14 @@ report scan(const std::vector<source_file>& files) {
           const wrapper* w = wrapper_named(fi, h->s.via);
           if (w && std::find(w->roles.begin(), w->roles.end(), "fence") != w->roles.end()) fenced = true;
         }
+      }
+      {  // a member call of a wrapper that fences (ring.release_fenced(s)) fences too
+        const fn_def& d = f.fns[std::size_t(fn)];
+        const toks& t = f.units[std::size_t(d.unit)].t;
+        for (std::size_t i = d.begin + 1; i < std::min(d.end, t.size()) && !fenced; ++i)
+          if (is_ident(t[i]) && (is(t[i - 1], ".") || is(t[i - 1], "->")) && call_paren(t, i))
+            if (const wrapper* w = member_wrapper_named(fi, t[i].text))
+              fenced = std::find(w->roles.begin(), w->roles.end(), "fence") != w->roles.end();
       }
       std::set<std::string> bulk_roots;
       for (const hit* h : hs) {
@@ -2063,7 +2246,8 @@ report scan(const std::vector<source_file>& files) {
           return w ? w->roles : std::vector<std::string>{};
         };
         auto is_loader = [&](const std::string& name) { return loader_visible(fi, name); };
-        if (const auto hz = proxy_read_hazard(f, f.fns[std::size_t(fn)], hs, roles_of, is_loader, file_decls))
+        auto member_wrapper = [&](const std::string& name) { return member_wrapper_named(fi, name); };
+        if (const auto hz = proxy_read_hazard(f, f.fns[std::size_t(fn)], hs, roles_of, is_loader, member_wrapper, file_decls))
           hazard_at(hz->first, "generic-read-before-bulk-refill", hz->second,
                     "porter's tma consumer_release runs fence.proxy.async.shared::cta before its EMPTY arrival (without it the H200 "
                     "computed wrong results in 20 of 20 runs of a warp-specialized GEMM)");
