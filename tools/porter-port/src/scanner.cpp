@@ -1410,6 +1410,225 @@ bool reads_through_params(const toks& t, std::size_t open, std::size_t close, st
   return false;
 }
 
+/// The arrays declared `extern __shared__` in t[lo, hi) (`extern __shared__ __align__(128)
+/// unsigned char smem[];`): the dynamic shared memory that kernels carve into regions.
+std::set<std::string> extern_shared_arrays(const toks& t, std::size_t lo, std::size_t hi) {
+  std::set<std::string> out;
+  for (std::size_t i = lo; i < hi; ++i) {
+    if (!is(t[i], "extern")) continue;
+    bool shared = false;
+    for (std::size_t k = i + 1; k < hi && !is(t[k], ";") && !is(t[k], "{") && !is(t[k], "}"); ++k) {
+      if (is(t[k], "__shared__")) shared = true;
+      else if (is(t[k], "(")) k = match_fwd(t, k);
+      else if (is(t[k], "[")) {
+        if (shared && is_ident(t[k - 1])) out.insert(t[k - 1].text);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/// The region of one of `arrays` that expression `e` names: `X`, `X + off` or `&X[off]`, in
+/// parentheses or a reinterpret_cast / static_cast (`reinterpret_cast<float*>(smem + OFF)`). Returns
+/// the array and the offset's tokens (none for `X`); nullopt for any other expression
+/// (`reinterpret_cast<float*>(smem) + n`, a conditional, a call).
+std::optional<std::pair<std::string, std::vector<std::string>>> region_expr(std::vector<std::string> e,
+                                                                            const std::set<std::string>& arrays) {
+  auto close_of = [&](std::size_t i) {  // the closer matching e[i] ((, [, <), or e.size()
+    const std::string open = e[i], close = open == "(" ? ")" : open == "[" ? "]" : ">";
+    int d = 0;
+    for (std::size_t j = i; j < e.size(); ++j) {
+      if (e[j] == open) ++d;
+      else if (e[j] == close && --d == 0) return j;
+    }
+    return e.size();
+  };
+  for (;;) {
+    if (e.size() >= 2 && e.front() == "(" && close_of(0) == e.size() - 1) {
+      e = std::vector<std::string>(e.begin() + 1, e.end() - 1);
+      continue;
+    }
+    if (e.size() >= 5 && (e[0] == "reinterpret_cast" || e[0] == "static_cast") && e[1] == "<") {
+      const std::size_t a = close_of(1);
+      if (a + 1 < e.size() && e[a + 1] == "(" && close_of(a + 1) == e.size() - 1) {
+        e = std::vector<std::string>(e.begin() + std::ptrdiff_t(a) + 2, e.end() - 1);
+        continue;
+      }
+    }
+    break;
+  }
+  std::string array;
+  std::vector<std::string> off;
+  if (e.size() == 1 && arrays.count(e[0])) {
+    array = e[0];
+  } else if (e.size() > 2 && arrays.count(e[0]) && e[1] == "+") {
+    array = e[0];
+    off.assign(e.begin() + 2, e.end());
+  } else if (e.size() > 4 && e[0] == "&" && arrays.count(e[1]) && e[2] == "[" && close_of(2) == e.size() - 1) {
+    array = e[1];
+    off.assign(e.begin() + 3, e.end() - 1);
+  } else {
+    return std::nullopt;
+  }
+  int d = 0;  // `X + a ? b : c`, `X + a, b`: not an offset
+  for (const std::string& x : off) {
+    if (x == "(" || x == "[") ++d;
+    else if (x == ")" || x == "]") --d;
+    else if (d == 0 && (x == "?" || x == ":" || x == "," || x == "=" || x == "&&" || x == "||")) return std::nullopt;
+  }
+  return std::make_pair(array, off);
+}
+
+/// Compile-time names of a file, for region offsets: `constexpr` names, `const` names at namespace
+/// or class scope, object-like macros; each with its definition's tokens.
+std::map<std::string, std::vector<std::string>> compile_time_names(const file_ctx& f) {
+  std::map<std::string, std::vector<std::string>> out;
+  const unit& u = f.units[0];
+  const toks& t = u.t;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (!is(t[i], "constexpr") && !(is(t[i], "const") && u.owner[i] == -1)) continue;
+    std::size_t k = i + 1;
+    while (k < t.size() && !is(t[k], "=") && !is(t[k], ";") && !is(t[k], "{") && !is(t[k], "(") && !is(t[k], ")")) ++k;
+    if (k >= t.size() || !is(t[k], "=") || !is_ident(t[k - 1])) continue;
+    std::vector<std::string> e;
+    for (std::size_t j = k + 1; j < t.size() && !is(t[j], ";") && !is(t[j], ",") && !is(t[j], "{") && !is(t[j], "}"); ++j)
+      e.push_back(t[j].text);
+    out[t[k - 1].text] = e;
+  }
+  for (const fn_def& m : f.fns)
+    if (m.macro) {
+      std::vector<std::string> e;
+      for (const token& k : f.units[std::size_t(m.unit)].t) e.push_back(k.text);
+      if (!e.empty() && e[0] != "(") out[m.name] = e;  // a function-like macro's body starts after its parameters
+    }
+  return out;
+}
+
+/// The value of a constant expression: integers, + - * / % << >>, parentheses, names of `names`
+/// (compile_time_names); nullopt for anything else or an overflow.
+std::optional<long> const_value(const std::vector<std::string>& e, const std::map<std::string, std::vector<std::string>>& names,
+                                int depth = 0) {
+  if (depth > 8) return std::nullopt;
+  std::size_t i = 0;
+  std::function<std::optional<long>()> expr, term, factor;
+  factor = [&]() -> std::optional<long> {
+    if (i >= e.size()) return std::nullopt;
+    const std::string x = e[i++];
+    if (x == "(") {
+      const auto v = expr();
+      if (!v || i >= e.size() || e[i] != ")") return std::nullopt;
+      ++i;
+      return v;
+    }
+    if (x == "-") {
+      const auto v = factor();
+      return v ? std::optional<long>(-*v) : std::nullopt;
+    }
+    if (!x.empty() && std::isdigit(static_cast<unsigned char>(x[0]))) {
+      if (x.find_first_of(".eE") != std::string::npos && x.rfind("0x", 0) != 0 && x.rfind("0X", 0) != 0) return std::nullopt;
+      if (x.rfind("0x", 0) == 0 || x.rfind("0X", 0) == 0) {
+        long v = 0;
+        for (std::size_t k = 2; k < x.size() && std::isxdigit(static_cast<unsigned char>(x[k])); ++k)
+          if (__builtin_mul_overflow(v, 16L, &v) || __builtin_add_overflow(v, long(std::stoi(x.substr(k, 1), nullptr, 16)), &v))
+            return std::nullopt;
+        return v;
+      }
+      return leading_number(x);
+    }
+    if (const auto n = names.find(x); n != names.end()) return const_value(n->second, names, depth + 1);
+    return std::nullopt;
+  };
+  term = [&]() -> std::optional<long> {
+    auto v = factor();
+    while (v && i < e.size() && (e[i] == "*" || e[i] == "/" || e[i] == "%" || e[i] == "<<" || e[i] == ">>")) {
+      const std::string op = e[i++];
+      const auto r = factor();
+      if (!r) return std::nullopt;
+      long out = 0;
+      if (op == "*" && __builtin_mul_overflow(*v, *r, &out)) return std::nullopt;
+      if ((op == "/" || op == "%") && *r == 0) return std::nullopt;
+      if ((op == "<<" || op == ">>") && (*r < 0 || *r > 62 || *v < 0)) return std::nullopt;
+      if (op == "<<" && (*v >> (62 - *r)) != 0) return std::nullopt;
+      v = op == "*" ? out : op == "/" ? *v / *r : op == "%" ? *v % *r : op == "<<" ? *v << *r : *v >> *r;
+    }
+    return v;
+  };
+  expr = [&]() -> std::optional<long> {
+    auto v = term();
+    while (v && i < e.size() && (e[i] == "+" || e[i] == "-")) {
+      const bool plus = e[i++] == "+";
+      const auto r = term();
+      long out = 0;
+      if (!r || (plus ? __builtin_add_overflow(*v, *r, &out) : __builtin_sub_overflow(*v, *r, &out))) return std::nullopt;
+      v = out;
+    }
+    return v;
+  };
+  const auto v = expr();
+  return i == e.size() ? v : std::nullopt;
+}
+
+/// Where a region's offset `off` starts, as a key: its terms (split at the top-level + and -) less
+/// those that hold a run-time name (a stage index, a run-time size: `s * STAGE_BYTES` counts as 0),
+/// valued by const_value() when it can, else written out. Compile-time names: `names`, the
+/// function's template parameters `tparams`, qualified names, sizeof / alignof.
+std::string offset_start(const std::vector<std::string>& off, const std::map<std::string, std::vector<std::string>>& names,
+                         const std::vector<std::string>& tparams) {
+  std::vector<std::string> kept;
+  std::vector<std::string> term;
+  bool run_time = false;
+  std::string sign = "+";
+  auto flush = [&] {
+    if (!term.empty() && !run_time) {
+      kept.push_back(sign);
+      kept.insert(kept.end(), term.begin(), term.end());
+    }
+    term.clear();
+    run_time = false;
+  };
+  int d = 0;
+  for (std::size_t i = 0; i < off.size(); ++i) {
+    const std::string& x = off[i];
+    const bool word = !x.empty() && (std::isalpha(static_cast<unsigned char>(x[0])) || x[0] == '_');
+    if (d == 0 && (x == "+" || x == "-") && !term.empty()) {
+      flush();
+      sign = x;
+      continue;
+    }
+    if (x == "(" || x == "[") ++d;
+    else if (x == ")" || x == "]") --d;
+    term.push_back(x);
+    if (!word) continue;
+    if ((x == "sizeof" || x == "alignof") && i + 1 < off.size() && off[i + 1] == "(") {  // not evaluated: a constant
+      std::size_t k = i + 1;
+      for (int m = 0; k < off.size(); ++k) {
+        if (off[k] == "(") ++m;
+        else if (off[k] == ")" && --m == 0) break;
+      }
+      for (std::size_t j = i + 1; j <= k && j < off.size(); ++j) term.push_back(off[j]);
+      i = k;
+      continue;
+    }
+    const bool qualified = (i + 1 < off.size() && off[i + 1] == "::") || (i > 0 && off[i - 1] == "::");
+    const bool fixed = names.count(x) || std::find(tparams.begin(), tparams.end(), x) != tparams.end() || qualified;
+    if (!fixed || (i + 1 < off.size() && off[i + 1] == "(")) run_time = true;
+  }
+  flush();
+  if (kept.empty()) return "0";
+  if (const auto v = const_value(std::vector<std::string>(kept.begin() + 1, kept.end()), names)) {
+    // The leading sign is +; const_value reads the rest (a leading - is a unary minus).
+    if (kept[0] == "+") return std::to_string(*v);
+  }
+  if (kept[0] == "-") {
+    if (const auto v = const_value(kept, names)) return std::to_string(*v);
+  }
+  std::string key;
+  for (const std::string& x : kept)
+    if (x != "(" && x != ")") key += (key.empty() ? "" : " ") + x;
+  return key;
+}
+
 /// A lambda expression: its parameter list's parentheses (both 0 when it has none) and its body's braces.
 struct lambda_span {
   std::size_t params_open = 0, params_close = 0, body_open = 0, body_close = 0;
@@ -1557,6 +1776,7 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
     }
     return out;
   };
+  std::vector<std::pair<std::size_t, std::size_t>> assigns;  // `name = <expr>`: name's token, the expression's end
   for (std::size_t i = lo; i + 2 < end; ++i) {
     if (!is_ident(t[i]) || !is(t[i + 1], "=")) continue;
     std::size_t k = i + 2;
@@ -1566,14 +1786,59 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
         if (--depth < 0) break;
       } else if (depth == 0 && (is(t[k], ";") || is(t[k], ","))) break;
     }
+    assigns.emplace_back(i, k);
     for (const std::string& x : addresses_in(i + 2, k))
       if (x != t[i].text) alias[t[i].text].push_back(x);
+  }
+  // Regions of an `extern __shared__` array: a pointer declared from the array and an offset
+  // (`float* scratch = reinterpret_cast<float*>(smem + OFF)`, region_expr) is a region of its own,
+  // and names declared with the same array and an offset that starts at the same place
+  // (offset_start: `smem + s * STAGE_BYTES` and `smem` both start at 0) are one region (the first
+  // name stands for it). A name also assigned otherwise, or declared again with another offset, is
+  // no region: it stands for the whole array. Only an array carved into two regions or more is
+  // split; what a name derived from a region (`a_tiles + s * N`) points into is that region.
+  struct region_ref {
+    std::string name, array;  ///< the region's first name, its array
+  };
+  std::map<std::string, region_ref> region_of;
+  {
+    std::set<std::string> arrays = extern_shared_arrays(f.units[0].t, 0, f.units[0].t.size());
+    for (const std::string& a : extern_shared_arrays(t, lo, end)) arrays.insert(a);
+    const auto names = arrays.empty() ? std::map<std::string, std::vector<std::string>>{} : compile_time_names(f);
+    std::map<std::string, std::optional<std::pair<std::string, std::string>>> key_of;  // name -> (array, start); nullopt: none
+    std::vector<std::string> order;  // the names in the order first assigned
+    for (const auto& [i, k] : assigns) {
+      if (arrays.empty()) break;
+      const std::string& n = t[i].text;
+      const bool declared = i > lo && ((is_ident(t[i - 1]) && !decl_keyword(t[i - 1].text)) || is(t[i - 1], "*") || is(t[i - 1], "&"));
+      const bool member = i > lo && (is(t[i - 1], ".") || is(t[i - 1], "->") || is(t[i - 1], "::"));
+      std::optional<std::pair<std::string, std::string>> key;
+      if (declared && !member) {
+        std::vector<std::string> e;
+        for (std::size_t j = i + 2; j < k; ++j) e.push_back(t[j].text);
+        if (const auto r = region_expr(e, arrays)) key = std::make_pair(r->first, offset_start(r->second, names, d.tparams));
+      }
+      const auto it = key_of.find(n);
+      if (it == key_of.end()) {
+        key_of[n] = key;
+        order.push_back(n);
+      } else if (it->second != key) {
+        it->second = std::nullopt;
+      }
+    }
+    std::map<std::pair<std::string, std::string>, std::string> first;  // (array, offset) -> its first name
+    std::map<std::string, int> regions;                               // array -> how many regions
+    for (const std::string& n : order)
+      if (const auto& key = key_of[n]; key && !arrays.count(n) && first.emplace(*key, n).second) ++regions[key->first];
+    for (const std::string& n : order)
+      if (const auto& key = key_of[n]; key && !arrays.count(n) && regions[key->first] >= 2) region_of[n] = {first[*key], key->first};
   }
   // The objects a name stands for: the ends of its alias chains.
   std::map<std::string, std::set<std::string>> base_memo;
   std::function<const std::set<std::string>&(const std::string&, int)> base = [&](const std::string& n, int depth) -> const std::set<std::string>& {
     if (const auto it = base_memo.find(n); it != base_memo.end()) return it->second;
     std::set<std::string> r;
+    if (const auto g = region_of.find(n); g != region_of.end()) return base_memo[n] = {g->second.name};  // a region
     const auto a = alias.find(n);
     if (a == alias.end() || depth > 16) {
       r.insert(n);
@@ -1601,9 +1866,18 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
         if (stage_label.empty()) stage_label = y;
       }
   }
+  // A region overlaps its array; the array (written without a region's name) overlaps its regions.
+  std::set<std::string> arrays_in_stage;  // the arrays that a stage region is carved out of
+  for (const auto& [n, g] : region_of)
+    if (stage_objects.count(g.name)) arrays_in_stage.insert(g.array);
+  auto overlaps_stage = [&](const std::string& y) {
+    if (stage_objects.count(y) || arrays_in_stage.count(y)) return true;
+    const auto g = region_of.find(y);
+    return g != region_of.end() && stage_objects.count(g->second.array) > 0;
+  };
   auto stage_name = [&](const std::string& n) {
     for (const std::string& y : base(n, 0))
-      if (stage_objects.count(y)) return true;
+      if (overlaps_stage(y)) return true;
     return false;
   };
   auto mentions_stage = [&](std::size_t b, std::size_t e) {
