@@ -180,6 +180,7 @@ TEST(Fixtures, CudaTmaParityAndProxyFenceHazards) { check_fixture("cuda_tma.cu")
 TEST(Fixtures, CooperativeGroupsAndUntypedMemcpyAsync) { check_fixture("cooperative_groups.cu"); }
 TEST(Fixtures, GenericReadsOfABulkFilledStageNeedAProxyFenceBeforeTheRelease) { check_fixture("proxy_read.cu"); }
 TEST(Fixtures, ProxyReadsThroughLambdaArgumentsAndReleasesThroughLambdasAndMembers) { check_fixture("proxy_indirect.cu"); }
+TEST(Fixtures, RegionsOfOneExternSharedArrayAreToldApart) { check_fixture("smem_regions.cu"); }
 TEST(Fixtures, CudaPtxCalledUnqualifiedUnderAUsingDirective) { check_fixture("cuda_tma_using.cu"); }
 TEST(Fixtures, CutlassAndCuteNames) { check_fixture("cutlass.cu"); }
 TEST(Fixtures, CommentsStringsMacrosContinuations) { check_fixture("lexer_cases.cu"); }
@@ -519,6 +520,31 @@ TEST(Inference, IndirectReadsAndReleasesAreNamedWhereTheKernelMakesThem) {
   // A member call is no site (the member function is a wrapper definition); a kernel lambda named
   // like a member function is no call of it.
   for (const auto& s : r.sites) EXPECT_NE(s.role, "call") << s.file << ":" << s.line << " " << s.construct;
+}
+
+TEST(Inference, TheStageOfACarvedArrayIsTheRegionABulkCopyFills) {
+  // A region of an extern __shared__ array is named by its first pointer; a copy written on the
+  // array itself fills the whole array; reads and stores of another region are no proxy hazard.
+  const fs::path root = PORTER_PORT_FIXTURES;
+  const auto r = scan(files_under(root / "smem_regions.cu", root));
+  std::map<std::string, std::string> by_fn;
+  for (const auto& h : r.hazards) {
+    EXPECT_EQ(h.id, "generic-read-before-bulk-refill") << h.function << ": " << h.message;
+    by_fn[h.function] = h.message;
+  }
+  EXPECT_EQ(by_fn.size(), 8u);
+  for (const char* fn : {"region_scratch_only", "region_per_stage_pointer_scratch", "region_read_fenced"})
+    EXPECT_EQ(by_fn.count(fn), 0u) << fn << ": " << by_fn[fn];
+  const std::map<std::string, std::string> label = {{"region_read_unfenced", "a_tiles"},
+                                                    {"region_second_name", "b_tiles"},
+                                                    {"region_per_stage_pointer", "stage"},
+                                                    {"region_same_start_stage_index", "ring"},
+                                                    {"region_same_start_value", "scratch"},
+                                                    {"raw_array_destination", "smem"},
+                                                    {"raw_array_read", "a_tiles"},
+                                                    {"region_pointer_reassigned", "a_tiles"}};
+  for (const auto& [fn, name] : label)
+    EXPECT_EQ(by_fn[fn].rfind("`" + name + "` is filled by a bulk copy", 0), 0u) << fn << ": " << by_fn[fn];
 }
 
 // ---- the command line -----------------------------------------------------------------------------------
