@@ -1432,7 +1432,8 @@ std::set<std::string> extern_shared_arrays(const toks& t, std::size_t lo, std::s
 /// The region of one of `arrays` that expression `e` names: `X`, `X + off` or `&X[off]`, in
 /// parentheses or a reinterpret_cast / static_cast (`reinterpret_cast<float*>(smem + OFF)`). Returns
 /// the array and the offset's tokens (none for `X`); nullopt for any other expression
-/// (`reinterpret_cast<float*>(smem) + n`, a conditional, a call).
+/// (`reinterpret_cast<float*>(smem) + n`, a conditional, a call) and for the bare `X`, which is
+/// another name for the whole array (`unsigned char* base = smem`).
 std::optional<std::pair<std::string, std::vector<std::string>>> region_expr(std::vector<std::string> e,
                                                                             const std::set<std::string>& arrays) {
   auto close_of = [&](std::size_t i) {  // the closer matching e[i] ((, [, <), or e.size()
@@ -1444,6 +1445,7 @@ std::optional<std::pair<std::string, std::vector<std::string>>> region_expr(std:
     }
     return e.size();
   };
+  bool cast = false;
   for (;;) {
     if (e.size() >= 2 && e.front() == "(" && close_of(0) == e.size() - 1) {
       e = std::vector<std::string>(e.begin() + 1, e.end() - 1);
@@ -1453,6 +1455,7 @@ std::optional<std::pair<std::string, std::vector<std::string>>> region_expr(std:
       const std::size_t a = close_of(1);
       if (a + 1 < e.size() && e[a + 1] == "(" && close_of(a + 1) == e.size() - 1) {
         e = std::vector<std::string>(e.begin() + std::ptrdiff_t(a) + 2, e.end() - 1);
+        cast = true;
         continue;
       }
     }
@@ -1461,6 +1464,7 @@ std::optional<std::pair<std::string, std::vector<std::string>>> region_expr(std:
   std::string array;
   std::vector<std::string> off;
   if (e.size() == 1 && arrays.count(e[0])) {
+    if (!cast) return std::nullopt;
     array = e[0];
   } else if (e.size() > 2 && arrays.count(e[0]) && e[1] == "+") {
     array = e[0];
