@@ -532,7 +532,7 @@ TEST(Inference, TheStageOfACarvedArrayIsTheRegionABulkCopyFills) {
     EXPECT_EQ(h.id, "generic-read-before-bulk-refill") << h.function << ": " << h.message;
     by_fn[h.function] = h.message;
   }
-  EXPECT_EQ(by_fn.size(), 8u);
+  EXPECT_EQ(by_fn.size(), 9u);
   for (const char* fn : {"region_scratch_only", "region_per_stage_pointer_scratch", "region_read_fenced"})
     EXPECT_EQ(by_fn.count(fn), 0u) << fn << ": " << by_fn[fn];
   const std::map<std::string, std::string> label = {{"region_read_unfenced", "a_tiles"},
@@ -542,6 +542,7 @@ TEST(Inference, TheStageOfACarvedArrayIsTheRegionABulkCopyFills) {
                                                     {"region_same_start_value", "scratch"},
                                                     {"raw_array_destination", "smem"},
                                                     {"raw_array_read", "a_tiles"},
+                                                    {"raw_array_other_name", "scratch"},
                                                     {"region_pointer_reassigned", "a_tiles"}};
   for (const auto& [fn, name] : label)
     EXPECT_EQ(by_fn[fn].rfind("`" + name + "` is filled by a bulk copy", 0), 0u) << fn << ": " << by_fn[fn];
