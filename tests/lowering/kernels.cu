@@ -206,6 +206,20 @@ __global__ void __launch_bounds__(256) lower_runtime2d(const __grid_constant__ p
       [&](const porter::tile_view<fixed_box>& t, int i) { drain(t, out, i); });
 }
 
+/// The bench sgemm's box since session 39, 16 x 128 fp32 (512 chunks of 16 B: two per thread),
+/// through a pipeline built with porter::cta_threads<256>. Instantiated for cp_async only (the
+/// lowering test checks that its interior chunks are issued without a loop).
+using twochunk_box = porter::box<float, 16, 128>;
+template <class Path>
+__global__ void __launch_bounds__(256) lower_twochunk2d(const __grid_constant__ porter::tiled_source<twochunk_box> src,
+                                                        float* __restrict__ out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem_twochunk[];
+  porter::pipeline<Path, 2, twochunk_box> pipe(smem_twochunk, porter::cta_threads<256>);
+  porter::for_each_tile(
+      pipe, src, steps, [](int i) { return porter::coord<2>{i * twochunk_box::dim(0), 0}; },
+      [&](const porter::tile_view<twochunk_box>& t, int i) { drain(t, out, i); });
+}
+
 /// A cluster-multicast ring (porter::cluster_multicast): buffer 0 multicast, buffer 1 each CTA's.
 template <class Path>
 __global__ void lower_multicast2d(const __grid_constant__ porter::tiled_source<fixed_box> shared_src,
@@ -378,6 +392,7 @@ __global__ void lower_grid(unsigned* out) {
 
 LOWERING_INSTANTIATE(porter::path::tma)
 LOWERING_INSTANTIATE(porter::path::cp_async)
+template __global__ void lower_twochunk2d<porter::path::cp_async>(const __grid_constant__ porter::tiled_source<twochunk_box>, float*, int);
 LOWERING_INSTANTIATE(porter::path::staged)
 #undef LOWERING_INSTANTIATE
 
