@@ -48,10 +48,10 @@ int ctas_with_stages(const device_caps& caps, const stage_plan_request& req, int
   const std::size_t smem = req.fixed_smem_bytes + req.static_smem_bytes + std::size_t(s) * req.stage_bytes;
   return std::min(limit, ctas_by_shared_memory(caps, smem, req.reserved_smem_per_cta));
 }
-/// The stage count in 1..max_s with the most CTAs per SM (ties: fewer stages); 0 when none fits.
-int most_ctas_stages(const device_caps& caps, const stage_plan_request& req, int max_s) {
+/// The stage count in first..max_s with the most CTAs per SM (ties: fewer stages); 0 when none fits.
+int most_ctas_stages(const device_caps& caps, const stage_plan_request& req, int max_s, int first = 1) {
   int best = 0, best_ctas = 0;
-  for (int s = 1; s <= max_s; ++s) {
+  for (int s = first; s <= max_s; ++s) {
     const int c = ctas_with_stages(caps, req, s);
     if (c > best_ctas) { best = s; best_ctas = c; }
   }
@@ -90,11 +90,8 @@ stage_plan plan_stages(const device_caps& caps, const stage_plan_request& req) {
     // So: the smallest count >= 2 among those with the most CTAs per SM; 1 only where it keeps
     // strictly more CTAs per SM than every count >= 2 (occupancy hides the loads then).
     const int one = ctas_at(1);
-    int s2 = 0, s2_ctas = 0;
-    for (int s = 2; s <= max_s; ++s) {
-      const int c = ctas_at(s);
-      if (c > s2_ctas) { s2 = s; s2_ctas = c; }
-    }
+    const int s2 = most_ctas_stages(caps, req, max_s, 2);
+    const int s2_ctas = s2 > 0 ? ctas_at(s2) : 0;
     const int s = s2 > 0 && s2_ctas >= one ? s2 : one > 0 ? 1 : 0;
     p.stages = s > 0 ? s : 1;
     p.ctas_per_sm = ctas_at(p.stages);
