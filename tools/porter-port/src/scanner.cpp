@@ -1678,6 +1678,14 @@ std::vector<std::pair<std::size_t, std::size_t>> arg_ranges(const toks& t, std::
   return out;
 }
 
+/// What proxy_read_hazard reads from a whole file's code unit: each part computed on first need and
+/// kept for the file's other functions.
+struct file_facts {
+  std::optional<std::map<std::string, decl_info>> decls;  ///< declarations()
+  std::optional<std::set<std::string>> shared_arrays;     ///< extern_shared_arrays()
+  std::optional<std::map<std::string, std::vector<std::string>>> constants;  ///< compile_time_names()
+};
+
 /// generic-read-before-bulk-refill in function `d` (its primitives `hs`): a buffer that a bulk copy
 /// refills in a loop, read through the generic proxy, then released by an mbarrier arrival with no
 /// fence.proxy.async (and no CTA barrier: that hand-off is not reported) between the last read and
@@ -1685,8 +1693,7 @@ std::vector<std::pair<std::size_t, std::size_t>> arg_ranges(const toks& t, std::
 /// role, or the roles a called wrapper holds; `is_loader`: a function of the scanned files that
 /// reads shared memory through the generic proxy (an asm ld.shared / ldmatrix). `member_wrapper`:
 /// the wrapper that a member call `obj.name(...)` names (a member function of a hand-written type
-/// that holds primitives), or nullptr. `file_decls`: the declarations of the file's code unit,
-/// computed on first need and kept for its other functions.
+/// that holds primitives), or nullptr. `file`: what is read from the whole file (file_facts).
 /// Reads through a lambda: a lambda declared `auto f = [...](...) {...}` or written inline as a call
 /// argument, that reads through a pointer or array parameter, holds an ld.shared / ldmatrix asm or
 /// calls a reading function, reads the stage a call hands it (`consume(&buf[s][0])`,
@@ -1698,7 +1705,7 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
                                                              const std::function<std::vector<std::string>(const hit*)>& roles_of,
                                                              const std::function<bool(const std::string&)>& is_loader,
                                                              const std::function<const wrapper*(const std::string&)>& member_wrapper,
-                                                             std::optional<std::map<std::string, decl_info>>& file_decls) {
+                                                             file_facts& file) {
   const toks& t = f.units[std::size_t(d.unit)].t;
   const std::size_t lo = d.begin, end = std::min(d.end, t.size());
   auto has_role = [&](const hit* h, const char* r) {
@@ -1731,8 +1738,8 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
   if (copies.empty()) return std::nullopt;
 
   // Names: declarations (file scope and this function), then local aliases `name = <expr>`.
-  if (!file_decls) file_decls = declarations(f.units[0].t, 0, f.units[0].t.size());
-  std::map<std::string, decl_info> decls = *file_decls;
+  if (!file.decls) file.decls = declarations(f.units[0].t, 0, f.units[0].t.size());
+  std::map<std::string, decl_info> decls = *file.decls;
   for (const auto& [n, di] : declarations(t, lo, end)) decls[n] = di;
   auto value_indexes = [&](const std::string& n) {
     const auto it = decls.find(n);
@@ -1806,9 +1813,10 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
   };
   std::map<std::string, region_ref> region_of;
   {
-    std::set<std::string> arrays = extern_shared_arrays(f.units[0].t, 0, f.units[0].t.size());
+    if (!file.shared_arrays) file.shared_arrays = extern_shared_arrays(f.units[0].t, 0, f.units[0].t.size());
+    std::set<std::string> arrays = *file.shared_arrays;
     for (const std::string& a : extern_shared_arrays(t, lo, end)) arrays.insert(a);
-    const auto names = arrays.empty() ? std::map<std::string, std::vector<std::string>>{} : compile_time_names(f);
+    if (!arrays.empty() && !file.constants) file.constants = compile_time_names(f);  // read only when arrays is not empty
     std::map<std::string, std::optional<std::pair<std::string, std::string>>> key_of;  // name -> (array, start); nullopt: none
     std::vector<std::string> order;  // the names in the order first assigned
     for (const auto& [i, k] : assigns) {
@@ -1820,7 +1828,7 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
       if (declared && !member) {
         std::vector<std::string> e;
         for (std::size_t j = i + 2; j < k; ++j) e.push_back(t[j].text);
-        if (const auto r = region_expr(e, arrays)) key = std::make_pair(r->first, offset_start(r->second, names, d.tparams));
+        if (const auto r = region_expr(e, arrays)) key = std::make_pair(r->first, offset_start(r->second, *file.constants, d.tparams));
       }
       const auto it = key_of.find(n);
       if (it == key_of.end()) {
@@ -2077,21 +2085,19 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
     // What each named lambda holds (in the order written: a lambda calls those declared before it),
     // then each use of its name outside the named lambdas' bodies stands for it.
     std::vector<event> held(named_lambdas.size(), event{0, 0, "", false, false});
+    auto absorb = [](event& into, const event& e) {  // into holds e too; its construct: the first arrival's
+      if (e.arrive && !into.arrive) into.construct = e.construct;
+      into.arrive = into.arrive || e.arrive;
+      into.fence = into.fence || e.fence;
+    };
     for (std::size_t n = 0; n < named_lambdas.size(); ++n) {
       const named_lambda& l = named_lambdas[n];
       for (const event& e : events)
-        if (in_body(l, e.tok)) {
-          if (e.arrive && !held[n].arrive) held[n].construct = e.construct;
-          held[n].arrive = held[n].arrive || e.arrive;
-          held[n].fence = held[n].fence || e.fence;
-        }
+        if (in_body(l, e.tok)) absorb(held[n], e);
       for (std::size_t m = 0; m < n; ++m)
         for (std::size_t k = l.span.body_open + 1; k < l.span.body_close; ++k)
-          if (is(t[k], named_lambdas[m].name) && !(is(t[k - 1], ".") || is(t[k - 1], "->") || is(t[k - 1], "::"))) {
-            if (held[m].arrive && !held[n].arrive) held[n].construct = held[m].construct;
-            held[n].arrive = held[n].arrive || held[m].arrive;
-            held[n].fence = held[n].fence || held[m].fence;
-          }
+          if (is(t[k], named_lambdas[m].name) && !(is(t[k - 1], ".") || is(t[k - 1], "->") || is(t[k - 1], "::")))
+            absorb(held[n], held[m]);
     }
     events.erase(std::remove_if(events.begin(), events.end(), [&](const event& e) { return in_named_lambda(e.tok); }), events.end());
     for (std::size_t n = 0; n < named_lambdas.size(); ++n) {
@@ -2408,7 +2414,7 @@ report scan(const std::vector<source_file>& files) {
   };
   for (std::size_t fi = 0; fi < ctx.size(); ++fi) {
     file_ctx& f = ctx[fi];
-    std::optional<std::map<std::string, decl_info>> file_decls;  // proxy_read_hazard's, once per file
+    file_facts facts;  // proxy_read_hazard's, once per file
     std::map<int, std::vector<const hit*>> per_fn;
     for (const hit& h : f.hits) per_fn[h.fn].push_back(&h);
     for (auto& [fn, hs] : per_fn) {
@@ -2525,7 +2531,7 @@ report scan(const std::vector<source_file>& files) {
         };
         auto is_loader = [&](const std::string& name) { return loader_visible(fi, name); };
         auto member_wrapper = [&](const std::string& name) { return member_wrapper_named(fi, name); };
-        if (const auto hz = proxy_read_hazard(f, f.fns[std::size_t(fn)], hs, roles_of, is_loader, member_wrapper, file_decls))
+        if (const auto hz = proxy_read_hazard(f, f.fns[std::size_t(fn)], hs, roles_of, is_loader, member_wrapper, facts))
           hazard_at(hz->first, "generic-read-before-bulk-refill", hz->second,
                     "porter's tma consumer_release runs fence.proxy.async.shared::cta before its EMPTY arrival (without it the H200 "
                     "computed wrong results in 20 of 20 runs of a warp-specialized GEMM)");
