@@ -492,15 +492,12 @@ TEST(LoweringCtaThreads, TheCpAsyncInteriorChunksOfAKnownCtaAreIssuedWithoutALoo
   for (int sm : {80, 90}) {
     const auto k = code(sm, "cp_async", "twochunk2d");
     const std::string instr = "cp.async.cg.shared.global";
-    const std::size_t first = k.text.find(instr);
-    ASSERT_NE(first, std::string::npos) << k.label;
-    const std::size_t label_at = k.text.rfind("\n$L__", first);
-    ASSERT_NE(label_at, std::string::npos) << k.label;
-    const std::size_t label_end = k.text.find_first_of(":\n", label_at + 1);
-    const std::string label = k.text.substr(label_at + 1, label_end - label_at - 1);
-    std::size_t block_end = k.text.find("\n$L__", first);
-    if (block_end == std::string::npos) block_end = k.text.size();
-    const std::string block = k.text.substr(label_at + 1, block_end - label_at - 1);
+    const auto blocks = blocks_with(k, instr);
+    ASSERT_FALSE(blocks.empty()) << k.label;
+    const std::string& block = blocks.front();  // "\n$L__BB<n>_<m>:" ... up to the next label
+    ASSERT_EQ(block.rfind("\n$L__", 0), 0u) << k.label << ": the first chunk is in the kernel's entry block";
+    const std::string label = block.substr(1, block.find(':') - 1);
+    const std::size_t label_at = k.text.find(block);
     std::size_t in_block = 0;
     for (std::size_t at = block.find(instr); at != std::string::npos; at = block.find(instr, at + 1)) ++in_block;
     EXPECT_EQ(in_block, 2u) << k.label << ": the interior block issues " << in_block << " chunks:\n" << block;
