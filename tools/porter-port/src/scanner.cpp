@@ -69,7 +69,7 @@ struct file_ctx {
   std::map<std::string, std::string> ns_alias;  ///< namespace A = B::C;
   bool using_cg = false;                          ///< using namespace cooperative_groups;
   std::vector<std::string> using_cuda;            ///< using namespace cuda::ptx; (and cuda, cuda::device, ...)
-  std::map<std::string, std::string> constants;   ///< #define N 4, constexpr int N = 4;
+  std::map<std::string, std::vector<std::string>> constants;   ///< #define N 4, constexpr int N = 4: the one number token
   /// Variables by kind, each with the functions that declare it (-1: file scope).
   std::map<std::string, std::set<int>> pipe_vars, barrier_vars, aligned_vars, byte_vars;
   std::set<std::string> barrier_types;
@@ -204,42 +204,68 @@ std::optional<long> leading_number(const std::string& x) {
   return any ? std::optional<long>(v) : std::nullopt;
 }
 
-/// Integer value of a small expression: numbers and known constants joined by + and -.
-std::optional<long> eval(const std::vector<std::string>& e, const std::map<std::string, std::string>& constants, int depth = 0) {
-  if (e.empty() || depth > 4) return std::nullopt;
-  long v = 0;
-  int sign = 1;
-  bool want_term = true;
-  for (std::size_t i = 0; i < e.size(); ++i) {
-    const std::string& x = e[i];
-    if (x == "(" || x == ")") continue;
-    if (want_term) {
-      long term = 0;
-      if (!x.empty() && std::isdigit(static_cast<unsigned char>(x[0]))) {
-        const auto n = leading_number(x);
-        if (!n) return std::nullopt;
-        term = *n;
-      } else if (auto it = constants.find(x); it != constants.end()) {
-        std::istringstream is(it->second);
-        std::vector<std::string> sub;
-        for (std::string w; is >> w;) sub.push_back(w);
-        auto r = eval(sub, constants, depth + 1);
-        if (!r) return std::nullopt;
-        term = *r;
-      } else {
-        return std::nullopt;
-      }
-      v += sign * term;
-      want_term = false;
-    } else {
-      if (x == "+") sign = 1;
-      else if (x == "-") sign = -1;
-      else return std::nullopt;
-      want_term = true;
+/// The value of a constant expression: integers, + - * / % << >>, parentheses, names of `names`
+/// (compile_time_names, or a file's single-valued constants); nullopt for anything else or an overflow.
+std::optional<long> const_value(const std::vector<std::string>& e, const std::map<std::string, std::vector<std::string>>& names,
+                                int depth = 0) {
+  if (depth > 8) return std::nullopt;
+  std::size_t i = 0;
+  std::function<std::optional<long>()> expr, term, factor;
+  factor = [&]() -> std::optional<long> {
+    if (i >= e.size()) return std::nullopt;
+    const std::string x = e[i++];
+    if (x == "(") {
+      const auto v = expr();
+      if (!v || i >= e.size() || e[i] != ")") return std::nullopt;
+      ++i;
+      return v;
     }
-  }
-  if (want_term) return std::nullopt;
-  return v;
+    if (x == "-") {
+      const auto v = factor();
+      return v ? std::optional<long>(-*v) : std::nullopt;
+    }
+    if (!x.empty() && std::isdigit(static_cast<unsigned char>(x[0]))) {
+      if (x.find_first_of(".eE") != std::string::npos && x.rfind("0x", 0) != 0 && x.rfind("0X", 0) != 0) return std::nullopt;
+      if (x.rfind("0x", 0) == 0 || x.rfind("0X", 0) == 0) {
+        long v = 0;
+        for (std::size_t k = 2; k < x.size() && std::isxdigit(static_cast<unsigned char>(x[k])); ++k)
+          if (__builtin_mul_overflow(v, 16L, &v) || __builtin_add_overflow(v, long(std::stoi(x.substr(k, 1), nullptr, 16)), &v))
+            return std::nullopt;
+        return v;
+      }
+      return leading_number(x);
+    }
+    if (const auto n = names.find(x); n != names.end()) return const_value(n->second, names, depth + 1);
+    return std::nullopt;
+  };
+  term = [&]() -> std::optional<long> {
+    auto v = factor();
+    while (v && i < e.size() && (e[i] == "*" || e[i] == "/" || e[i] == "%" || e[i] == "<<" || e[i] == ">>")) {
+      const std::string op = e[i++];
+      const auto r = factor();
+      if (!r) return std::nullopt;
+      long out = 0;
+      if (op == "*" && __builtin_mul_overflow(*v, *r, &out)) return std::nullopt;
+      if ((op == "/" || op == "%") && *r == 0) return std::nullopt;
+      if ((op == "<<" || op == ">>") && (*r < 0 || *r > 62 || *v < 0)) return std::nullopt;
+      if (op == "<<" && (*v >> (62 - *r)) != 0) return std::nullopt;
+      v = op == "*" ? out : op == "/" ? *v / *r : op == "%" ? *v % *r : op == "<<" ? *v << *r : *v >> *r;
+    }
+    return v;
+  };
+  expr = [&]() -> std::optional<long> {
+    auto v = term();
+    while (v && i < e.size() && (e[i] == "+" || e[i] == "-")) {
+      const bool plus = e[i++] == "+";
+      const auto r = term();
+      long out = 0;
+      if (!r || (plus ? __builtin_add_overflow(*v, *r, &out) : __builtin_sub_overflow(*v, *r, &out))) return std::nullopt;
+      v = out;
+    }
+    return v;
+  };
+  const auto v = expr();
+  return i == e.size() ? v : std::nullopt;
 }
 
 /// `X`, `X + n`, `X - n`: the identifier X and the offset.
@@ -479,7 +505,7 @@ void read_directives(file_ctx& f) {
     }
     if (body >= d.end) continue;
     // Object-like macro whose body is one number: a constant; only string literals: PTX text.
-    if (body + 1 == d.end && all[body].kind == tok::number) f.constants[name.text] = all[body].text;
+    if (body + 1 == d.end && all[body].kind == tok::number) f.constants[name.text] = {all[body].text};
     {
       std::string text;
       bool strings = true;
@@ -582,7 +608,7 @@ void read_variables(file_ctx& f) {
         std::size_t k = i + 1;
         while (k < t.size() && is_ident(t[k]) && k + 1 < t.size() && is_ident(t[k + 1])) ++k;
         if (k + 3 < t.size() && is_ident(t[k]) && is(t[k + 1], "=") && t[k + 2].kind == tok::number && is(t[k + 3], ";"))
-          f.constants[t[k].text] = t[k + 2].text;
+          f.constants[t[k].text] = {t[k + 2].text};
       }
       // using Alias = cuda::barrier<...>;
       if (is(t[i], "using") && i + 5 < t.size() && is_ident(t[i + 1]) && is(t[i + 2], "=")) {
@@ -1242,13 +1268,13 @@ fn_facts facts_of(const file_ctx& f, int fi, const std::vector<const hit*>& hits
         break;
       }
   (void)symbol_ok;
-  if (!r.stages.empty() && !eval({r.stages}, {}).has_value()) r.stage_symbol = r.stages;
+  if (!r.stages.empty() && !const_value({r.stages}, {}).has_value()) r.stage_symbol = r.stages;
   return r;
 }
 
 std::string stages_text(const file_ctx& f, const fn_facts& x) {
   if (x.stages.empty()) return {};
-  if (auto v = eval({x.stages}, f.constants); v && !x.stage_symbol.empty()) return x.stages + " = " + std::to_string(*v);
+  if (auto v = const_value({x.stages}, f.constants); v && !x.stage_symbol.empty()) return x.stages + " = " + std::to_string(*v);
   return x.stages;
 }
 
@@ -1507,70 +1533,6 @@ std::map<std::string, std::vector<std::string>> compile_time_names(const file_ct
       if (!e.empty() && e[0] != "(") out[m.name] = e;  // a function-like macro's body starts after its parameters
     }
   return out;
-}
-
-/// The value of a constant expression: integers, + - * / % << >>, parentheses, names of `names`
-/// (compile_time_names); nullopt for anything else or an overflow.
-std::optional<long> const_value(const std::vector<std::string>& e, const std::map<std::string, std::vector<std::string>>& names,
-                                int depth = 0) {
-  if (depth > 8) return std::nullopt;
-  std::size_t i = 0;
-  std::function<std::optional<long>()> expr, term, factor;
-  factor = [&]() -> std::optional<long> {
-    if (i >= e.size()) return std::nullopt;
-    const std::string x = e[i++];
-    if (x == "(") {
-      const auto v = expr();
-      if (!v || i >= e.size() || e[i] != ")") return std::nullopt;
-      ++i;
-      return v;
-    }
-    if (x == "-") {
-      const auto v = factor();
-      return v ? std::optional<long>(-*v) : std::nullopt;
-    }
-    if (!x.empty() && std::isdigit(static_cast<unsigned char>(x[0]))) {
-      if (x.find_first_of(".eE") != std::string::npos && x.rfind("0x", 0) != 0 && x.rfind("0X", 0) != 0) return std::nullopt;
-      if (x.rfind("0x", 0) == 0 || x.rfind("0X", 0) == 0) {
-        long v = 0;
-        for (std::size_t k = 2; k < x.size() && std::isxdigit(static_cast<unsigned char>(x[k])); ++k)
-          if (__builtin_mul_overflow(v, 16L, &v) || __builtin_add_overflow(v, long(std::stoi(x.substr(k, 1), nullptr, 16)), &v))
-            return std::nullopt;
-        return v;
-      }
-      return leading_number(x);
-    }
-    if (const auto n = names.find(x); n != names.end()) return const_value(n->second, names, depth + 1);
-    return std::nullopt;
-  };
-  term = [&]() -> std::optional<long> {
-    auto v = factor();
-    while (v && i < e.size() && (e[i] == "*" || e[i] == "/" || e[i] == "%" || e[i] == "<<" || e[i] == ">>")) {
-      const std::string op = e[i++];
-      const auto r = factor();
-      if (!r) return std::nullopt;
-      long out = 0;
-      if (op == "*" && __builtin_mul_overflow(*v, *r, &out)) return std::nullopt;
-      if ((op == "/" || op == "%") && *r == 0) return std::nullopt;
-      if ((op == "<<" || op == ">>") && (*r < 0 || *r > 62 || *v < 0)) return std::nullopt;
-      if (op == "<<" && (*v >> (62 - *r)) != 0) return std::nullopt;
-      v = op == "*" ? out : op == "/" ? *v / *r : op == "%" ? *v % *r : op == "<<" ? *v << *r : *v >> *r;
-    }
-    return v;
-  };
-  expr = [&]() -> std::optional<long> {
-    auto v = term();
-    while (v && i < e.size() && (e[i] == "+" || e[i] == "-")) {
-      const bool plus = e[i++] == "+";
-      const auto r = term();
-      long out = 0;
-      if (!r || (plus ? __builtin_add_overflow(*v, *r, &out) : __builtin_sub_overflow(*v, *r, &out))) return std::nullopt;
-      v = out;
-    }
-    return v;
-  };
-  const auto v = expr();
-  return i == e.size() ? v : std::nullopt;
 }
 
 /// Where a region's offset `off` starts, as a key: its terms (split at the top-level + and -) less
@@ -2466,8 +2428,8 @@ report scan(const std::vector<source_file>& files) {
         }
         // wait-count-mismatch
         if (s.role == "wait" && !h->count.empty() && !x.stages.empty()) {
-          const auto wv = eval(h->count, f.constants);
-          const auto sv = eval({x.stages}, f.constants);
+          const auto wv = const_value(h->count, f.constants);
+          const auto sv = const_value({x.stages}, f.constants);
           const auto ws = symbolic(h->count);
           std::string why;
           if (wv && sv && *wv >= *sv && *wv > 0)
