@@ -644,39 +644,52 @@ void run_gemm_variants(context& cx, const std::vector<variant<Problem>>& list, i
   for (auto& r : cx.rep.rows)
     if (r.workload == base.workload && r.size == base.size && r.ok()) r.ratio = ceiling_rate > 0 ? r.rate / ceiling_rate : 0;
 }
-}  // namespace
-
-void run_sgemm(context& cx, int size, bool sweep) {
-  const int m = size, n = size, k = size;
+/// The buffer sets of an fp32 GEMM at size^3 (Problem: sgemm_problem or smallgemm_problem, {A, B, C,
+/// m, n, k}): gemm_buffer_sets() sets of three size x size fp32 matrices held in `bufs`, rotated between
+/// timed runs so that the working set is at least 4x the L2. A and B of set s are uniform in [-1, 1]
+/// from seeds `seed` + 2 s and `seed` + 2 s + 1 (fresh data, never zeros); C is left to the caller's poison.
+template <class Problem>
+std::vector<Problem> fp32_gemm_sets(context& cx, int size, unsigned long long seed, std::vector<std::unique_ptr<dbuf>>& bufs) {
   const std::size_t elems = std::size_t(size) * size, bytes = elems * sizeof(float);
-  // Buffer sets rotated between timed runs so that the working set is at least 4x the L2.
-  const std::size_t set_bytes = 3 * bytes;
-  const int nsets = gemm_buffer_sets(cx, set_bytes);
-  std::vector<std::unique_ptr<dbuf>> bufs;
-  std::vector<sgemm_problem> sets;
+  const int nsets = gemm_buffer_sets(cx, 3 * bytes);
+  std::vector<Problem> sets;
   for (int s = 0; s < nsets; ++s) {
-    bufs.push_back(std::make_unique<dbuf>(bytes));
-    bufs.push_back(std::make_unique<dbuf>(bytes));
-    bufs.push_back(std::make_unique<dbuf>(bytes));
-    float* at = bufs[bufs.size() - 3]->f();
-    float* bm = bufs[bufs.size() - 2]->f();
-    fill_uniform(at, (long long)elems, 100 + 2 * s, -1.f, 1.f, cx.stream);
-    fill_uniform(bm, (long long)elems, 101 + 2 * s, -1.f, 1.f, cx.stream);
-    sets.push_back({at, bm, bufs.back()->f(), m, n, k});
+    for (int i = 0; i < 3; ++i) bufs.push_back(std::make_unique<dbuf>(bytes));
+    float* a = bufs[bufs.size() - 3]->f();
+    float* b = bufs[bufs.size() - 2]->f();
+    fill_uniform(a, (long long)elems, seed + 2 * s, -1.f, 1.f, cx.stream);
+    fill_uniform(b, (long long)elems, seed + 2 * s + 1, -1.f, 1.f, cx.stream);
+    sets.push_back({a, b, bufs.back()->f(), size, size, size});
   }
-  dbuf cref(bytes);
   check(cudaStreamSynchronize(cx.stream), "fill");
+  return sets;
+}
 
+/// The row an fp32 GEMM workload's rows start from: `workload` at size^3 (" xN" with N buffer sets),
+/// 2 size^3 flops, the three matrices' bytes, TFLOP/s against cuBLAS; records the tile grid
+/// (tile_m x tile_n output tiles, K-tiles of bk) in cx.tiles_of.
+row fp32_gemm_row(context& cx, const char* workload, int size, int tile_m, int tile_n, int bk, std::size_t nsets) {
+  const long long m = size, n = size, k = size;
   row base;
-  base.workload = "sgemm";
-  cx.tiles_of["sgemm"] = {static_cast<long long>((m + sgemm_shape::bm - 1) / sgemm_shape::bm) * ((n + sgemm_shape::bn - 1) / sgemm_shape::bn),
-                          (k + sgemm_shape::bk - 1) / sgemm_shape::bk};
+  base.workload = workload;
+  cx.tiles_of[workload] = {((m + tile_m - 1) / tile_m) * ((n + tile_n - 1) / tile_n), static_cast<int>((k + bk - 1) / bk)};
   base.size = std::to_string(size) + "^3";
   base.flops = 2.0 * double(m) * n * k;
   base.bytes = 4.0 * (double(m) * k + double(k) * n + double(m) * n);
   base.unit = "TFLOP/s";
   base.ceiling = "cuBLAS";
   if (nsets > 1) base.size += " x" + std::to_string(nsets);
+  return base;
+}
+}  // namespace
+
+void run_sgemm(context& cx, int size, bool sweep) {
+  const int m = size, n = size, k = size;
+  const std::size_t elems = std::size_t(size) * size, bytes = elems * sizeof(float);
+  std::vector<std::unique_ptr<dbuf>> bufs;
+  const std::vector<sgemm_problem> sets = fp32_gemm_sets<sgemm_problem>(cx, size, 100, bufs);
+  dbuf cref(bytes);
+  const row base = fp32_gemm_row(cx, "sgemm", size, sgemm_shape::bm, sgemm_shape::bn, sgemm_shape::bk, sets.size());
 
   // The reference: cuBLAS into cref, checked on sampled entries against fp64 on the CPU.
   std::unique_ptr<cublas_gemm> cb;
@@ -685,20 +698,13 @@ void run_sgemm(context& cx, int size, bool sweep) {
       [&](const float* c) { return spot_check_gemm(sets[0].at, true, sets[0].b, c, m, n, k, 16); }, "", true);
   if (size == 8192) cx.cublas_tflops_8192 = cublas_rate;
   if (size == 4096) cx.cublas_tflops_4096 = cublas_rate;
-  const bool have_ref = cublas_rate > 0;
 
+  // Every implementation: all of C written (NaN poison gone), 16 entries against fp64 on the CPU,
+  // agreement with cuBLAS' C when there is one, and the checksum compare_checksums holds the paths to.
   auto poison = [&] { check(cudaMemsetAsync(sets[0].c, 0xff, bytes, cx.stream), "poison"); };
   auto verify = [&]() {
-    verdict v;
-    if (have_ref) {
-      const double e = relative_frobenius_error(sets[0].c, cref.f(), (long long)elems, cx.stream);
-      v.ok = e < 1e-4;
-      v.what = "||C - C_cublas|| / ||C_cublas|| = " + format_double(e * 1e6, 2) + "e-6";
-    } else {
-      v = spot_check_gemm(sets[0].at, true, sets[0].b, sets[0].c, m, n, k, 16);
-    }
-    v.what += "; checksum " + hex64(checksum(sets[0].c, (long long)elems, cx.stream));
-    return v;
+    return check_gemm_output(cx, sets[0].c, cublas_rate > 0 ? cref.f() : nullptr, (long long)elems,
+                             [&] { return spot_check_gemm(sets[0].at, true, sets[0].b, sets[0].c, m, n, k, 16); });
   };
   run_gemm_variants(cx, cx.reg.sgemm, default_stages_sgemm, base, sets, poison, verify, sweep, cublas_rate);
 }
@@ -708,35 +714,10 @@ void run_sgemm(context& cx, int size, bool sweep) {
 void run_smallgemm(context& cx, int size, bool sweep) {
   const int m = size, n = size, k = size;
   const std::size_t elems = std::size_t(size) * size, bytes = elems * sizeof(float);
-  // Buffer sets rotated between timed runs, as for sgemm (working set >= 4x the L2, at most 4 sets).
-  const std::size_t set_bytes = 3 * bytes;
-  const int nsets = gemm_buffer_sets(cx, set_bytes);
   std::vector<std::unique_ptr<dbuf>> bufs;
-  std::vector<smallgemm_problem> sets;
-  for (int s = 0; s < nsets; ++s) {
-    bufs.push_back(std::make_unique<dbuf>(bytes));
-    bufs.push_back(std::make_unique<dbuf>(bytes));
-    bufs.push_back(std::make_unique<dbuf>(bytes));
-    float* am = bufs[bufs.size() - 3]->f();
-    float* bm = bufs[bufs.size() - 2]->f();
-    fill_uniform(am, (long long)elems, 200 + 2 * s, -1.f, 1.f, cx.stream);
-    fill_uniform(bm, (long long)elems, 201 + 2 * s, -1.f, 1.f, cx.stream);
-    sets.push_back({am, bm, bufs.back()->f(), m, n, k});
-  }
+  const std::vector<smallgemm_problem> sets = fp32_gemm_sets<smallgemm_problem>(cx, size, 200, bufs);
   dbuf cref(bytes);
-  check(cudaStreamSynchronize(cx.stream), "fill");
-
-  row base;
-  base.workload = "smallgemm";
-  cx.tiles_of["smallgemm"] = {static_cast<long long>((m + smallgemm_shape::tile - 1) / smallgemm_shape::tile) *
-                                  ((n + smallgemm_shape::tile - 1) / smallgemm_shape::tile),
-                              (k + smallgemm_shape::bk - 1) / smallgemm_shape::bk};
-  base.size = std::to_string(size) + "^3";
-  base.flops = 2.0 * double(m) * n * k;
-  base.bytes = 4.0 * (double(m) * k + double(k) * n + double(m) * n);
-  base.unit = "TFLOP/s";
-  base.ceiling = "cuBLAS";
-  if (nsets > 1) base.size += " x" + std::to_string(nsets);
+  const row base = fp32_gemm_row(cx, "smallgemm", size, smallgemm_shape::tile, smallgemm_shape::tile, smallgemm_shape::bk, sets.size());
 
   // The ceiling: cuBLAS at the same size (into cref; checked on sampled entries against fp64).
   std::unique_ptr<cublas_gemm> cb;
