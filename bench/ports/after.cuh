@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(sgemm_shape::threads, 2)
   using namespace sgemm_shape;
   extern __shared__ __align__(128) unsigned char smem[];
   using pipe_t = porter::pipeline<Path, S, a_box, b_box>;
-  pipe_t pipe = Multicast ? pipe_t(smem, porter::cluster_multicast) : pipe_t(smem);
+  pipe_t pipe = Multicast ? pipe_t(smem, porter::cluster_multicast, porter::cta_threads<threads>) : pipe_t(smem, porter::cta_threads<threads>);
   const int tiles_n = (n + bn - 1) / bn;
   const int tm = int(blockIdx.x) / tiles_n, tn = int(blockIdx.x) % tiles_n;
   const int k_tiles = (k + bk - 1) / bk;
