@@ -204,6 +204,13 @@ template <class P, class = void>
 struct has_init_cluster : std::false_type {};
 template <class P>
 struct has_init_cluster<P, std::void_t<decltype(&P::init_cluster)>> : std::true_type {};
+/// Does protocol P take the fixed CTA size (fixed_cta_size(), called right after init when the
+/// pipeline was built with porter::cta_threads<N>)? cp_async does: its copies then use a form that
+/// only pays where the count is a compile-time constant.
+template <class P, class = void>
+struct has_fixed_cta_size : std::false_type {};
+template <class P>
+struct has_fixed_cta_size<P, std::void_t<decltype(&P::fixed_cta_size)>> : std::true_type {};
 }  // namespace detail
 
 /// A ring of `Stages` shared-memory stages, each holding one buffer per box in `Boxes`, filled
@@ -258,7 +265,7 @@ class pipeline {
   template <unsigned N>
   PORTER_DEVICE pipeline(void* smem, cluster_multicast_t, cta_threads_t<N>) : pipeline(smem, defer_init) {
     const unsigned t = checked_rank<N>();
-    init_for<true>(t, N);
+    init_for<true, true>(t, N);
   }
 
   /// Construct without initialising the barriers; call init() collectively before any other call.
@@ -278,7 +285,7 @@ class pipeline {
   template <unsigned N>
   PORTER_DEVICE void init(cta_threads_t<N>) {
     const unsigned t = checked_rank<N>();
-    init_for(t, N);
+    init_for<false, true>(t, N);
   }
 
   /// The next stage, writable; returns its token. Collective.
@@ -353,13 +360,15 @@ class pipeline {
 
  private:
   /// The protocol's init (Cluster: its init_cluster where the lowering has one, tma; elsewhere
-  /// the ordinary init, and every CTA then copies its own boxes), then a CTA barrier.
-  template <bool Cluster = false>
+  /// the ordinary init, and every CTA then copies its own boxes), then a CTA barrier. Fixed: the
+  /// CTA size is porter::cta_threads<N> (nthreads == N), told to a protocol that asks for it.
+  template <bool Cluster = false, bool Fixed = false>
   PORTER_DEVICE void init_for(unsigned thread, unsigned nthreads) {
     if constexpr (Cluster && detail::has_init_cluster<protocol_type>::value)
       proto_.init_cluster(base_, thread, nthreads);
     else
       proto_.init(base_, thread, nthreads);
+    if constexpr (Fixed && detail::has_fixed_cta_size<protocol_type>::value) proto_.fixed_cta_size();
     __syncthreads();
 #if PORTER_DEBUG
     initialised_ = true;

@@ -465,9 +465,8 @@ TEST(LoweringCpAsync, TheInteriorWalkOfA16KiB2dBoxStepsWithoutAMultiplyOrSwizzle
 // needs no "has this thread a chunk?" test (k < 256 follows from the hint that the rank is below
 // N): the basic block that issues it holds no compare against 255 and no loop back, where the
 // run-time-size kernel tests k against 255 before its first chunk (H200 sgemm 8192^3 on cp_async:
-// 29.38 -> 28.11 ms, the loop for a second chunk gone too). Since session 41 the run-time kernel's
-// chunks go through the loop without a bound test (a power-of-two CTA that divides the chunks), so
-// its compare sits in an earlier block; the test looks at everything before the first cp.async.
+// 29.38 -> 28.11 ms, the loop for a second chunk gone too). The test looks at everything before the
+// first cp.async (in session 41 the run-time kernel's compare sat in an earlier block).
 TEST(LoweringCtaThreads, TheCpAsyncFastPathIssuesAThreadsChunkWithoutTestingIt) {
   for (int sm : {80, 90}) {
     const auto fixed_code = code(sm, "cp_async", "fixed2d");
@@ -505,6 +504,21 @@ TEST(LoweringCtaThreads, TheCpAsyncInteriorChunksOfAKnownCtaAreIssuedWithoutALoo
     const std::string after = k.text.substr(label_at + 1);
     EXPECT_EQ(after.find("bra.uni \t" + label + ";"), std::string::npos) << k.label << ": " << label << " is a loop head";
     EXPECT_EQ(after.find("bra \t" + label + ";"), std::string::npos) << k.label << ": " << label << " is a loop head";
+  }
+}
+
+// The loop without a bound test is only for a copying set fixed at compile time
+// (copy_context::fixed_nthreads: porter::cta_threads<N>, role producers). Read from blockDim, its
+// test ran in every copy and nvcc unrolled its loop for a run-time count: lower_runtime2d held 18
+// interior cp.async.cg on sm_90 with it, and smallgemm's kernels 40 instead of 12 (H100, session
+// 42: smallgemm on cp_async 2% slower). Without it the run-time kernel has one chunk, then the
+// bounded loop unrolled by 4 and its remainder: 6.
+TEST(LoweringCtaThreads, TheCpAsyncLoopWithoutABoundTestIsOnlyInKernelsOfAFixedCtaSize) {
+  for (int sm : {80, 90}) {
+    const auto runtime_code = code(sm, "cp_async", "runtime2d");
+    const std::size_t chunks = lines_with(runtime_code, "cp.async.cg.shared.global").size();
+    EXPECT_GE(chunks, 1u) << runtime_code.label;
+    EXPECT_LE(chunks, 6u) << runtime_code.label << ": the run-time-size kernel carries the fixed-size loop as well";
   }
 }
 

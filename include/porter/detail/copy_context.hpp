@@ -19,6 +19,10 @@ struct copy_context {
   /// (porter/role_pipeline.hpp), who each arrive on the stage's barrier themselves, so no barrier
   /// among them is needed.
   bool role_producers = false;
+  /// true: nthreads is a compile-time constant of the kernel (porter::cta_threads<N>, or a role's
+  /// producer count), so a test on it folds away; a copy may then take a form whose run-time test
+  /// and extra code would cost where the count is read from blockDim (cp_async's interior loop).
+  bool fixed_nthreads = false;
 };
 
 /// Unsigned integer vector of W bytes (W = 1, 2, 4, 8, 16): the register a W-byte chunk travels in.

@@ -89,14 +89,18 @@ struct cp_async_copy {
             return;
           }
         }
-        if ((ctx.nthreads & (ctx.nthreads - 1u)) == 0u && (total & (ctx.nthreads - 1u)) == 0u) {
-          // A power-of-two copying set that divides the box's chunks: every thread issues exactly
-          // total / nthreads chunks (copy_context: thread < nthreads), so the loop needs no bound
-          // test. With the count known (porter::cta_threads<N>, or a constant block size the
-          // inliner sees) it unrolls completely; the bounded loop below is unrolled by 4 with a
-          // remainder and a reconvergence point (BSSY/BSYNC) instead. sgemm's 16 x 128 fp32 boxes
-          // (512 chunks, 2 per thread at 256 threads) on cp_async: 41.7 -> 46.2 TFLOP/s, 0.95x ->
-          // 1.06x the hand-written cp.async pipeline of the same tiling (H100, session 40).
+        if (ctx.fixed_nthreads && (ctx.nthreads & (ctx.nthreads - 1u)) == 0u && (total & (ctx.nthreads - 1u)) == 0u) {
+          // A power-of-two copying set, fixed at compile time (porter::cta_threads<N>, a role's
+          // producers), that divides the box's chunks: every thread issues exactly total / nthreads
+          // chunks (copy_context: thread < nthreads), so the loop needs no bound test and unrolls
+          // completely; the bounded loop below is unrolled by 4 with a remainder and a
+          // reconvergence point (BSSY/BSYNC) instead. sgemm's 16 x 128 fp32 boxes (512 chunks, 2
+          // per thread at 256 threads) on cp_async: 41.7 -> 46.2 TFLOP/s, 0.95x -> 1.06x the
+          // hand-written cp.async pipeline of the same tiling (H100, sessions 40 and 42). Only
+          // with the count fixed: read from blockDim, the test ran in every copy and the loop,
+          // unrolled for a run-time count, tripled the kernels' cp.async code (smallgemm's 12 ->
+          // 40 static cp.async), and smallgemm on cp_async measured 2% slower (H100, session 42;
+          // this gate gives untagged kernels the code they had before, not yet timed).
           const unsigned per = total >> (31 - __clz(ctx.nthreads));
 #pragma unroll
           for (unsigned j = 0; j < per; ++j, k += ctx.nthreads)

@@ -49,6 +49,9 @@ class cp_async_protocol {
     thread_ = thread;
     nthreads_ = nthreads;
   }
+  /// Called by the pipeline right after init when it was built with porter::cta_threads<N>: the
+  /// copies may rely on nthreads being that constant (copy_context::fixed_nthreads).
+  PORTER_DEVICE PORTER_FORCEINLINE void fixed_cta_size() { fixed_ = true; }
   /// Make stage `stage` of pass `pass` writable. Collective.
   PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) { guard_.before_acquire(stage, pass); }
   /// Copy a box into buffer I of `stage`. Collective.
@@ -85,11 +88,12 @@ class cp_async_protocol {
   PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned /*stage*/, unsigned /*pass*/) { guard_.on_release(); }
 
  private:
-  PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx() const { return detail::copy_context{nullptr, thread_, nthreads_}; }
+  PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx() const { return detail::copy_context{nullptr, thread_, nthreads_, false, fixed_}; }
 #endif  // __CUDACC__
 
   detail::reuse_guard<Ring::stages> guard_{};
   unsigned thread_ = 0, nthreads_ = 0;
+  bool fixed_ = false;  // fixed_cta_size() was called
 };
 
 }  // namespace porter::backend

@@ -99,7 +99,7 @@ class cp_async_role_protocol {
 
  private:
   PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx() const {
-    return detail::copy_context{nullptr, rank_, Roles::producer_threads, true};
+    return detail::copy_context{nullptr, rank_, Roles::producer_threads, true, true};
   }
 #endif  // __CUDACC__
 
