@@ -6,6 +6,7 @@
 //                            the observations of a machine without a usable GPU into one sentence.
 //   device_reader_cuda.cpp   the CUDA reader (CUDA Runtime API, "Device Management"; dlopen of
 //                            libcuda.so.1; /dev/nvidia*), built by CMakeLists.txt.
+//   device_nodes.cpp         the device nodes both readers look at (access(2), readdir(3)).
 //   device_reader_hip.cpp    the HIP reader (HIP Runtime API; /dev/kfd, /dev/dri), built instead by
 //                            cmake/hip, whose rule is: core sources ending in _cuda.cpp are the CUDA
 //                            build's only, those ending in _hip.cpp the HIP build's only.
@@ -45,6 +46,16 @@ struct device_node {
   bool present = false;  ///< exists (for a family: at least one member exists)
   bool usable = false;   ///< present, and this process may open it for reading and writing (access(2))
 };
+
+/// The node at `path`: present when it exists, usable when this process may open it for reading
+/// and writing (access(2)). Both readers use it (core/src/device_nodes.cpp).
+device_node node_at(const std::string& path);
+
+/// The family of nodes in folder `dir` named `prefix` and then digits only (/dev/nvidia0,
+/// /dev/dri/renderD128): present if any exists, usable if any can be opened. A container may hold
+/// only the GPUs it was given (/dev/nvidia3 alone), so any number counts. `path` is the first one
+/// found, or `dir`/`prefix``fallback` ("/dev/nvidia0") when none is.
+device_node numbered_nodes(const std::string& dir, const std::string& prefix, const std::string& fallback);
 
 /// What the machine showed when the runtime found no usable GPU: the input of no_device_reason().
 /// Readers fill it (observe_gpu_stack); tests build it by hand.

@@ -1,14 +1,12 @@
 // core/src/device_reader_cuda.cpp — the CUDA reader of the device query (device_reader.hpp): CUDA
 // Runtime API, "Device Management" and "Version Management"; dlopen(3) of the driver library;
-// access(2) on the device nodes. The CUDA build's only (CMakeLists.txt); the HIP build uses
+// the device nodes through device_nodes.cpp. The CUDA build's only (CMakeLists.txt); the HIP build uses
 // device_reader_hip.cpp.
 #include <cuda_runtime.h>
-#include <dirent.h>
 #include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "device_reader.hpp"
@@ -24,37 +22,6 @@ runtime_status status_of(cudaError_t e) {
     s.text = cudaGetErrorString(e);
   }
   return s;
-}
-
-device_node node(const std::string& path) {
-  device_node n;
-  n.path = path;
-  n.present = ::access(path.c_str(), F_OK) == 0;
-  n.usable = n.present && ::access(path.c_str(), R_OK | W_OK) == 0;
-  return n;
-}
-
-/// /dev/nvidia0, /dev/nvidia1, ...: present if any exists, usable if any can be opened. A container
-/// may hold only the GPUs it was given (/dev/nvidia3 alone), so any number counts.
-device_node numbered_nodes() {
-  device_node n;
-  n.path = "/dev/nvidia<N>";
-  if (DIR* d = ::opendir("/dev")) {
-    while (const dirent* e = ::readdir(d)) {
-      const char* name = e->d_name;
-      if (std::strncmp(name, "nvidia", 6) != 0 || name[6] == '\0') continue;
-      bool digits = true;
-      for (const char* p = name + 6; *p; ++p) digits &= (*p >= '0' && *p <= '9');
-      if (!digits) continue;
-      const device_node one = node(std::string("/dev/") + name);
-      if (!n.present) n.path = one.path;
-      n.present = true;
-      n.usable |= one.usable;
-    }
-    ::closedir(d);
-  }
-  if (!n.present) n.path = "/dev/nvidia0";
-  return n;
 }
 
 }  // namespace
@@ -126,8 +93,8 @@ gpu_stack_observations observe_gpu_stack(count_outcome outcome, const runtime_st
   }
   // The kernel driver's nodes; WSL 2 has none of them and reaches the GPU through /dev/dxg.
   o.nodes_not_needed = ::access("/dev/dxg", F_OK) == 0;
-  o.nodes.push_back(node("/dev/nvidiactl"));
-  o.nodes.push_back(numbered_nodes());
+  o.nodes.push_back(node_at("/dev/nvidiactl"));
+  o.nodes.push_back(numbered_nodes("/dev", "nvidia", "0"));
   int drv = 0;
   if (cudaDriverGetVersion(&drv) == cudaSuccess) o.driver_version = drv;  // 0 when there is no driver
   cudaGetLastError();

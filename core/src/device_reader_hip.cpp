@@ -1,15 +1,12 @@
 // core/src/device_reader_hip.cpp — the HIP reader of the device query (device_reader.hpp): HIP
-// Runtime API, "Device Management" and "Version Management"; dlopen(3) of libamdhip64; access(2)
+// Runtime API, "Device Management" and "Version Management"; dlopen(3) of libamdhip64; the nodes
 // on /dev/kfd and /dev/dri/renderD<N>. The HIP build's only (cmake/hip); AMD devices report
 // hip = true, so the core never offers them tma or cp_async, and no tensor map is encoded for them.
-#include <dirent.h>
 #include <dlfcn.h>
 #include <hip/hip_runtime_api.h>
 #include <hip/hip_version.h>
-#include <unistd.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "device_reader.hpp"
@@ -29,32 +26,6 @@ runtime_status status_of(hipError_t e) {
     s.text = hipGetErrorString(e);
   }
   return s;
-}
-
-device_node node(const std::string& path) {
-  device_node n;
-  n.path = path;
-  n.present = ::access(path.c_str(), F_OK) == 0;
-  n.usable = n.present && ::access(path.c_str(), R_OK | W_OK) == 0;
-  return n;
-}
-
-/// /dev/dri/renderD128, renderD129, ...: the render nodes ROCm opens, one per GPU.
-device_node render_nodes() {
-  device_node n;
-  n.path = "/dev/dri/renderD<N>";
-  if (DIR* d = ::opendir("/dev/dri")) {
-    while (const dirent* e = ::readdir(d)) {
-      if (std::strncmp(e->d_name, "renderD", 7) != 0 || e->d_name[7] == '\0') continue;
-      const device_node one = node(std::string("/dev/dri/") + e->d_name);
-      if (!n.present) n.path = one.path;
-      n.present = true;
-      n.usable |= one.usable;
-    }
-    ::closedir(d);
-  }
-  if (!n.present) n.path = "/dev/dri/renderD128";
-  return n;
 }
 
 /// hipDriverGetVersion reports HIP_VERSION's encoding (major * 10^7 + minor * 10^5 + patch) on
@@ -142,8 +113,8 @@ gpu_stack_observations observe_gpu_stack(count_outcome outcome, const runtime_st
     if (const char* e = dlerror(); e && o.driver_library_error.empty()) o.driver_library_error = e;
   }
   // The amdgpu kernel driver's compute node and the GPUs' render nodes.
-  o.nodes.push_back(node("/dev/kfd"));
-  o.nodes.push_back(render_nodes());
+  o.nodes.push_back(node_at("/dev/kfd"));
+  o.nodes.push_back(numbered_nodes("/dev/dri", "renderD", "128"));
   int drv = 0;
   if (hipDriverGetVersion(&drv) == hipSuccess) o.driver_version = as_major_minor(drv);
   (void)hipGetLastError();

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -253,6 +254,37 @@ bool loads(const char* lib) {
   void* h = ::dlopen(lib, RTLD_LAZY | RTLD_LOCAL);
   if (h) ::dlclose(h);
   return h != nullptr;
+}
+
+// numbered_nodes (core/src/device_nodes.cpp), on a folder the test makes: the family is the prefix
+// followed by digits only (nvidia3, not nvidiactl or nvidia-uvm), any number counts, and an
+// absent family reports the fallback path.
+TEST(DeviceNodes, AFamilyIsThePrefixAndDigitsAndAnyNumberCounts) {
+  char tmpl[] = "/tmp/porter-nodes-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  auto touch = [&](const char* name) {
+    std::FILE* f = std::fopen((dir + "/" + name).c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fclose(f);
+  };
+  touch("nvidiactl");
+  touch("nvidia-uvm");
+  touch("nvidia");
+  device_node none = porter::detail::numbered_nodes(dir, "nvidia", "0");
+  EXPECT_FALSE(none.present);
+  EXPECT_FALSE(none.usable);
+  EXPECT_EQ(none.path, dir + "/nvidia0");
+  touch("nvidia3");
+  device_node one = porter::detail::numbered_nodes(dir, "nvidia", "0");
+  EXPECT_TRUE(one.present);
+  EXPECT_EQ(one.path, dir + "/nvidia3");
+  EXPECT_EQ(one.usable, ::access(one.path.c_str(), R_OK | W_OK) == 0);
+  const device_node ctl = porter::detail::node_at(dir + "/nvidiactl");
+  EXPECT_TRUE(ctl.present);
+  EXPECT_FALSE(porter::detail::node_at(dir + "/nvidia7").present);
+  for (const char* name : {"nvidiactl", "nvidia-uvm", "nvidia", "nvidia3"}) std::remove((dir + "/" + name).c_str());
+  ::rmdir(dir.c_str());
 }
 
 TEST(NoDeviceReasonHere, TheRealQueryNamesWhatThisMachineLacks) {
