@@ -27,7 +27,8 @@ while [ $# -gt 0 ]; do
     --arch) arch="$2"; shift 2 ;;
     --build-dir) build="$2"; shift 2 ;;
     -j) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) # the comment block after the shebang, up to the first line that is not a comment
+      awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) args+=("$1"); shift ;;
   esac
 done
