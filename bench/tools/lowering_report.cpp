@@ -6,8 +6,6 @@
 //   <keep-dir>/<tu>/ptxas.log      stderr of the compile (nvcc --resource-usage)
 //   <keep-dir>/<tu>/*.compute_XX.ptx   the PTX of each target (nvcc --keep)
 // Counts are static: instructions in a kernel's PTX, plus those of the device functions it calls.
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,12 +13,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <memory>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "kernel_name.hpp"
 
 namespace fs = std::filesystem;
 
@@ -58,26 +57,6 @@ struct func_counts {
   int n[k_nfam] = {};
   std::set<std::string> callees;
 };
-
-std::string demangle(const std::string& m) {
-  int st = 0;
-  std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(m.c_str(), nullptr, nullptr, &st), std::free);
-  return st == 0 && d ? std::string(d.get()) : m;
-}
-
-/// "void pb::pb_stream<porter::path::tma, 4>(...)" -> "pb_stream<tma, 4>".
-std::string short_name(const std::string& mangled) {
-  std::string s = demangle(mangled);
-  static const std::regex anon_re(R"(_GLOBAL__N_[A-Za-z0-9_]*::)");  // nvcc's names for anonymous namespaces
-  s = std::regex_replace(s, anon_re, "");
-  for (const char* p : {"(anonymous namespace)::", "pb::", "porter::path::"}) {
-    for (std::size_t i; (i = s.find(p)) != std::string::npos;) s.erase(i, std::strlen(p));
-  }
-  const auto paren = s.find('(');  // the parameter list
-  if (paren != std::string::npos) s = s.substr(0, paren);
-  if (s.rfind("void ", 0) == 0) s = s.substr(5);
-  return s;
-}
 
 std::string read_all(const fs::path& p) {
   std::ifstream f(p);
@@ -238,22 +217,25 @@ int main(int argc, char** argv) {
     << "  ldmatrix = warp fragment loads (porter::load_fragments), mma.sync = warp-level MMA (bf16gemm's consumer),\n"
     << "  trap = wrong-target stubs.\n";
   for (const auto& arch : archs) {
-    o << "\n== " << arch << " ==\n";
-    o << pad("kernel", 34) << pad("regs", 5, true) << pad("spill", 10, true) << pad("stack", 6, true) << pad("smem", 6, true) << " |";
-    for (const auto& f : k_families) o << pad(f.shown, std::max<std::size_t>(std::strlen(f.shown) + 1, 5), true);
-    o << "\n";
     std::vector<std::pair<std::string, std::string>> rows;  // short name, mangled
     std::set<std::string> names;
     for (const auto& [k, v] : res)
       if (k.first == arch) names.insert(k.second);
     for (const auto& [k, v] : counts)
       if (k.first == arch) names.insert(k.second);
-    for (const auto& n : names) rows.emplace_back(short_name(n), n);
+    for (const auto& n : names) rows.emplace_back(pb::short_kernel_name(n), n);
     std::sort(rows.begin(), rows.end());
+    std::size_t name_w = 34;  // the kernel column: as wide as its longest bench kernel's name
+    for (const auto& r : rows)
+      if (r.first.rfind("pb_", 0) == 0) name_w = std::max(name_w, r.first.size() + 1);
+    o << "\n== " << arch << " ==\n";
+    o << pad("kernel", name_w) << pad("regs", 5, true) << pad("spill", 10, true) << pad("stack", 6, true) << pad("smem", 6, true) << " |";
+    for (const auto& f : k_families) o << pad(f.shown, std::max<std::size_t>(std::strlen(f.shown) + 1, 5), true);
+    o << "\n";
     for (const auto& [sn, mangled] : rows) {
       if (sn.rfind("pb_", 0) != 0) continue;  // bench kernels only
       const auto r = res.count({arch, mangled}) ? res[{arch, mangled}] : resources{};
-      o << pad(sn, 34) << pad(r.regs >= 0 ? std::to_string(r.regs) : "?", 5, true)
+      o << pad(sn, name_w) << pad(r.regs >= 0 ? std::to_string(r.regs) : "?", 5, true)
         << pad(std::to_string(r.spill_st) + "/" + std::to_string(r.spill_ld), 10, true) << pad(std::to_string(r.stack), 6, true)
         << pad(std::to_string(r.smem), 6, true) << " |";
       const auto it = counts.find({arch, mangled});
