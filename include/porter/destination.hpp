@@ -45,7 +45,7 @@ enum class reduce_op {
 /// single-precision addition (round to nearest even) per element and reduction; several reductions
 /// into one element in one launch happen in an unspecified order, so the sum may differ between runs
 /// by rounding (bit-exact only when each element receives one reduction, as porter's tests check).
-constexpr bool reducible(element_kind k, reduce_op op) {
+PORTER_HOST_DEVICE constexpr bool reducible(element_kind k, reduce_op op) {
   if (op == reduce_op::add) return k == element_kind::f32 || k == element_kind::s32 || k == element_kind::u32 || k == element_kind::u64;
   return k == element_kind::s32 || k == element_kind::u32;
 }

@@ -66,7 +66,7 @@ namespace detail {
 template <class D, class T> struct dependent { using type = T; };
 
 template <class Box, int Rows, int Cols>
-constexpr bool check_fragment_shape() {
+PORTER_HOST_DEVICE constexpr bool check_fragment_shape() {
   static_assert(is_box<Box>::value, "porter::load_fragments: the tile must be a porter::tile_view of a porter::box.");
   static_assert(sizeof(typename Box::element_type) == 2,
                 "porter::load_fragments: the element type must be 2 bytes (b16: half, bf16, 16-bit integers); ldmatrix moves b16 matrices.");

@@ -79,7 +79,7 @@ struct shared_layout {
   /// Byte offset of part i from the aligned base (a multiple of its alignment). Parts are placed in
   /// order of decreasing alignment (stable): every footprint is a multiple of its part's alignment,
   /// so no padding falls between parts.
-  static constexpr std::size_t offset(int i) {
+  static PORTER_HOST_DEVICE constexpr std::size_t offset(int i) {
     std::size_t o = 0;
     for (int j = 0; j < parts; ++j)
       if (part_alignment[j] > part_alignment[i] || (part_alignment[j] == part_alignment[i] && j < i)) o += part_bytes[j];
@@ -110,7 +110,8 @@ struct shared_layout {
 #else
     const std::uintptr_t pad = (alignment - (reinterpret_cast<std::uintptr_t>(p) & (alignment - 1))) & (alignment - 1);
 #endif
-    return p + pad + offset(I);
+    constexpr std::size_t at = offset(I);  // at compile time: the part arrays stay host data
+    return p + pad + at;
   }
 };
 

@@ -22,7 +22,7 @@
 namespace porter {
 
 namespace detail {
-constexpr std::size_t round_up(std::size_t x, std::size_t a) { return (x + a - 1) / a * a; }
+PORTER_HOST_DEVICE constexpr std::size_t round_up(std::size_t x, std::size_t a) { return (x + a - 1) / a * a; }
 constexpr std::size_t max_of(std::initializer_list<std::size_t> v) {
   std::size_t m = 128;
   for (std::size_t x : v) m = x > m ? x : m;
@@ -57,7 +57,7 @@ struct stage_ring {
   /// Bytes each buffer occupies in a stage (its box, rounded up to 128).
   static constexpr std::size_t buffer_bytes[sizeof...(Boxes)] = {detail::round_up(Boxes::bytes, 128)...};
   /// Byte offset of buffer I inside a stage (rounded up to its alignment).
-  static constexpr std::size_t buffer_offset(int i) {
+  static PORTER_HOST_DEVICE constexpr std::size_t buffer_offset(int i) {
     std::size_t o = 0;
     for (int j = 0; j < i; ++j) o = detail::round_up(o, buffer_alignment[j]) + buffer_bytes[j];
     return i < int(sizeof...(Boxes)) ? detail::round_up(o, buffer_alignment[i]) : o;
@@ -65,7 +65,7 @@ struct stage_ring {
   /// Bytes of one stage (a multiple of `alignment`).
   static constexpr std::size_t stage_bytes = detail::round_up(buffer_offset(sizeof...(Boxes)), alignment);
   /// Byte offset of stage s from the aligned start.
-  static constexpr std::size_t stage_offset(int s) { return header_bytes + std::size_t(s) * stage_bytes; }
+  static PORTER_HOST_DEVICE constexpr std::size_t stage_offset(int s) { return header_bytes + std::size_t(s) * stage_bytes; }
   /// Bytes from the aligned start to the end of the last stage (no slack): a ring's part of a
   /// porter::shared_layout.
   static constexpr std::size_t footprint = header_bytes + std::size_t(Stages) * stage_bytes;

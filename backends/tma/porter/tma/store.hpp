@@ -112,7 +112,7 @@ PORTER_UNROLL
   }
 
   template <reduce_op Op, class T>
-  static constexpr ptx::red_type red_type_of() {
+  static PORTER_HOST_DEVICE constexpr ptx::red_type red_type_of() {
     constexpr element_kind k = element_kind_of<T>;
     return k == element_kind::f32 ? ptx::red_type::f32
            : k == element_kind::s32 ? ptx::red_type::s32
@@ -120,7 +120,7 @@ PORTER_UNROLL
                                     : ptx::red_type::u64;
   }
   template <reduce_op Op>
-  static constexpr ptx::red_op red_op_of() {
+  static PORTER_HOST_DEVICE constexpr ptx::red_op red_op_of() {
     return Op == reduce_op::add ? ptx::red_op::add : Op == reduce_op::min ? ptx::red_op::min : ptx::red_op::max;
   }
 

@@ -33,7 +33,7 @@ namespace detail_staged {
 /// The chunks one thread of a 256-thread CTA has of `total` (ceil(total / 256)), at most `cap`:
 /// the register budget of the staged copy's batches and deferred chunks, both sized for 256
 /// threads (a larger count kept that many chunk registers live across the kernels' loops).
-constexpr int chunks_per_thread_of_256(std::size_t total, int cap) {
+PORTER_HOST_DEVICE constexpr int chunks_per_thread_of_256(std::size_t total, int cap) {
   const std::size_t n = (total + 255) / 256;
   return n < std::size_t(cap) ? int(n) : cap;
 }
