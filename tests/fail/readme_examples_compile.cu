@@ -153,3 +153,28 @@ __global__ void fragments(const __grid_constant__ porter::tiled_source<A> src, u
   pipe.consumer_release(ready);
 }
 template __global__ void fragments<porter::path::tma>(const __grid_constant__ porter::tiled_source<A>, unsigned*, unsigned long long*, int);
+
+// README "Concepts: fragments": a wgmma consumer's descriptor for each K-step of a tile that
+// arrived with other buffers, in a template kernel: there `tile<0>` needs `.template` (the README's
+// `ready.tile<0>()` is the non-template spelling), and the wait is for async-proxy readers.
+using B = porter::swizzled<porter::box<__nv_bfloat16, 64, 64>, porter::swizzle::b128>;
+template <class Path>
+__global__ void wgmma_steps(const __grid_constant__ porter::tiled_source<A> a, const __grid_constant__ porter::tiled_source<B> b,
+                            unsigned long long* desc) {
+  extern __shared__ unsigned char smem[];
+  porter::pipeline<Path, 2, A, B> pipe(smem);
+  auto slot = pipe.producer_acquire();
+  porter::async_copy(porter::buffer<0>(slot), a, porter::coord<2>{0, 0});
+  porter::async_copy(porter::buffer<1>(slot), b, porter::coord<2>{0, 0});
+  pipe.producer_commit(slot);
+  auto ready = pipe.consumer_wait(porter::async_proxy_reads);
+  const int row0 = 16 * int(threadIdx.x / 128);
+  for (int kk = 0; kk < 4; ++kk)
+    desc[threadIdx.x * 4 + kk] = porter::wgmma_descriptor(ready.template tile<0>(), row0, 16 * kk) ^
+                                 porter::wgmma_descriptor(ready.template tile<1>(), 0, 16 * kk);
+  pipe.consumer_release(ready);
+}
+template __global__ void wgmma_steps<porter::path::tma>(const __grid_constant__ porter::tiled_source<A>,
+                                                        const __grid_constant__ porter::tiled_source<B>, unsigned long long*);
+template __global__ void wgmma_steps<porter::path::cp_async>(const __grid_constant__ porter::tiled_source<A>,
+                                                             const __grid_constant__ porter::tiled_source<B>, unsigned long long*);
