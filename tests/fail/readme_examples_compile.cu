@@ -155,8 +155,8 @@ __global__ void fragments(const __grid_constant__ porter::tiled_source<A> src, u
 template __global__ void fragments<porter::path::tma>(const __grid_constant__ porter::tiled_source<A>, unsigned*, unsigned long long*, int);
 
 // README "Concepts: fragments": a wgmma consumer's descriptor for each K-step of a tile that
-// arrived with other buffers, in a template kernel: there `tile<0>` needs `.template` (the README's
-// `ready.tile<0>()` is the non-template spelling), and the wait is for async-proxy readers.
+// arrived with other buffers, in a template kernel, where `tile<0>` needs `.template` as README
+// writes it; the wait is for async-proxy readers.
 using B = porter::swizzled<porter::box<__nv_bfloat16, 64, 64>, porter::swizzle::b128>;
 template <class Path>
 __global__ void wgmma_steps(const __grid_constant__ porter::tiled_source<A> a, const __grid_constant__ porter::tiled_source<B> b,
