@@ -17,7 +17,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 #include "porter_port/lexer.hpp"
