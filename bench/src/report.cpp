@@ -236,7 +236,11 @@ std::string report::json() const {
       << ", \"ms_p10\": " << json_num(r.ms_p10) << ", \"ms_p90\": " << json_num(r.ms_p90) << ", \"reps\": " << r.reps
       << ", \"bytes\": " << json_num(r.bytes) << ", \"flops\": " << json_num(r.flops) << ", \"rate\": " << json_num(r.rate)
       << ", \"unit\": " << json_str(r.unit) << ", \"ratio\": " << json_num(r.ratio) << ", \"ceiling\": " << json_str(r.ceiling)
-      << ", \"status\": " << json_str(r.status) << ", \"check\": " << json_str(r.check) << "}";
+      << ", \"status\": " << json_str(r.status) << ", \"check\": " << json_str(r.check);
+    if (r.paired_rounds > 0)
+      o << ", \"paired_ratio\": " << json_num(r.paired_ratio) << ", \"paired_rounds\": " << r.paired_rounds
+        << ", \"paired_with\": " << json_str(r.paired_with);
+    o << "}";
   }
   o << "\n  ],\n  \"planner\": [";
   for (std::size_t i = 0; i < planner.size(); ++i) {

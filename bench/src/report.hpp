@@ -29,7 +29,18 @@ struct row {
   std::string ceiling;      ///< the ceiling of its kind, e.g. "cudaMemcpy D2D", "cuBLAS"
   std::string status = "ok";  ///< ok | FAILED: ... | skipped: ... | refused: ...
   std::string check;        ///< what the correctness check found
+  /// A paired re-timing against another row of the same table (porter/automatic against the fastest
+  /// forced path): the median over `paired_rounds` rounds of this row's rate over `paired_with`'s,
+  /// the two timed back to back in alternating order (ABBA), so that clock and power drift between
+  /// rows measured minutes apart cancels. 0 when not paired.
+  double paired_ratio = 0;
+  int paired_rounds = 0;
+  std::string paired_with;  ///< label of the other row: impl/path S=stages
   bool ok() const { return status == "ok"; }
+  /// "impl/path S=stages" (the path and stages only when the row has them).
+  std::string label() const {
+    return impl + (path != "-" ? "/" + path : "") + (stages ? " S=" + std::to_string(stages) : "");
+  }
 };
 
 /// A target of the issue and how the run did against it.

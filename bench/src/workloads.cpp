@@ -160,11 +160,67 @@ void check_and_time(context& cx, row& r, const std::vector<launcher>& launch, co
   }
 }
 
-/// Run the kernel variants of `list` that match `select`, as main-table rows or sweep rows.
+/// Rows of one run_variants call with the launchers that timed them.
+using kept_launchers = std::vector<std::pair<std::size_t, std::vector<launcher>>>;
+
+/// porter/automatic against the fastest forced porter row timed in the same call (the two terms of
+/// the "automatic >= 0.99x the fastest forced path" targets), timed again in alternating order:
+/// rounds of automatic-then-forced and forced-then-automatic, each side a short timing (1 warm-up,
+/// 5..30 runs, ~60 ms), the ratio of rates the median over rounds. Both rows are usually the same
+/// kernel on the same schedule, so their separate medians, taken minutes apart, differ by the card's
+/// clock and power drift (1-3% on tensor-core GEMMs) rather than by anything automatic does; the
+/// pairing cancels that drift. Sets row::paired_* on the automatic row; leaves it unpaired on any error.
+void pair_automatic(context& cx, const kept_launchers& kept) {
+  const kept_launchers::value_type *au = nullptr, *fast = nullptr;
+  for (const auto& k : kept) {
+    const row& r = cx.rep.rows[k.first];
+    if (!r.ok() || r.impl != "porter" || r.sweep_only || k.second.empty()) continue;
+    if (r.path == "automatic") au = &k;
+    else if (!fast || r.rate > cx.rep.rows[fast->first].rate) fast = &k;
+  }
+  if (!au || !fast) return;
+  constexpr int rounds = 6;
+  const timing_budget b = budget_for(true);
+  auto median_ms = [&](const std::vector<launcher>& ls) {
+    return time_launches([&](int rep) { ls[std::size_t(rep) % ls.size()](cx.stream); }, cx.stream, b).median_ms;
+  };
+  std::vector<double> ratios;
+  try {
+    for (int i = 0; i < rounds; ++i) {
+      double ta = 0, tf = 0;
+      if (i % 2 == 0) {
+        ta = median_ms(au->second);
+        tf = median_ms(fast->second);
+      } else {
+        tf = median_ms(fast->second);
+        ta = median_ms(au->second);
+      }
+      if (ta <= 0 || tf <= 0) return;
+      ratios.push_back(tf / ta);  // automatic's rate over the forced path's
+    }
+  } catch (const std::exception& e) {
+    cx.progress(std::string("paired re-timing of porter/automatic: FAILED: ") + e.what());
+    cudaGetLastError();
+    return;
+  }
+  row& a = cx.rep.rows[au->first];
+  a.paired_ratio = median(ratios);
+  a.paired_rounds = rounds;
+  a.paired_with = cx.rep.rows[fast->first].label();
+  std::ostringstream o;
+  o << a.workload << " " << a.size << ": " << a.label() << " over " << a.paired_with << ", paired (" << rounds
+    << " alternating rounds): " << format_double(a.paired_ratio, 3) << "x; rounds:";
+  for (double r : ratios) o << " " << format_double(r, 3);
+  cx.progress(o.str());
+}
+
+/// Run the kernel variants of `list` that match `select`, as main-table rows or sweep rows; for
+/// main-table rows, then pair porter/automatic with the fastest forced path (pair_automatic).
 template <class Problem, class Select>
 void run_variants(context& cx, const std::vector<variant<Problem>>& list, Select select, const row& base,
                   const std::vector<Problem>& sets, const std::function<void()>& poison,
                   const std::function<verdict()>& verify, bool sweep_only) {
+  kept_launchers kept;
   for (const auto& v : list) {
     if (!select(v.d)) continue;
     row r = base;
@@ -189,9 +245,11 @@ void run_variants(context& cx, const std::vector<variant<Problem>>& list, Select
         r.status = std::string("FAILED: ") + e.what();
       }
       if (r.ok()) check_and_time(cx, r, ls, poison, verify);
+      if (r.ok() && !sweep_only && r.impl == "porter") kept.emplace_back(cx.rep.rows.size(), std::move(ls));
     }
     cx.rep.rows.push_back(r);
   }
+  if (!sweep_only) pair_automatic(cx, kept);
 }
 
 bool is_default(const kernel_desc& d, int def) { return d.stages == (d.default_stages > 0 ? d.default_stages : def); }
