@@ -37,51 +37,47 @@ pb::context stream_rows(double paired, const std::string& with) {
   return cx;
 }
 
-const pb::target* automatic_target(const pb::context& cx) {
+/// The "stream: porter/automatic >= 0.99x the fastest forced path" target that evaluate_targets
+/// makes from stream_rows(paired, with); a target with an empty name when there is none.
+pb::target automatic_target(double paired, const std::string& with) {
+  pb::context cx = stream_rows(paired, with);
+  pb::evaluate_targets(cx);
   for (const auto& t : cx.rep.targets)
-    if (t.name.rfind("stream: porter/automatic >= 0.99x the fastest forced path", 0) == 0) return &t;
-  return nullptr;
+    if (t.name.rfind("stream: porter/automatic >= 0.99x the fastest forced path", 0) == 0) return t;
+  return {};
 }
 
 TEST(AutomaticTarget, UnpairedTakesTheTwoMedians) {
-  pb::context cx = stream_rows(0, "");
-  pb::evaluate_targets(cx);
-  const pb::target* t = automatic_target(cx);
-  ASSERT_NE(t, nullptr);
-  EXPECT_NEAR(t->value, 2900.0 / 3000.0, 1e-12);
-  EXPECT_EQ(t->verdict, "MISS");
-  EXPECT_EQ(t->detail.find("paired"), std::string::npos) << t->detail;
+  const pb::target t = automatic_target(0, "");
+  ASSERT_FALSE(t.name.empty());
+  EXPECT_NEAR(t.value, 2900.0 / 3000.0, 1e-12);
+  EXPECT_EQ(t.verdict, "MISS");
+  EXPECT_EQ(t.detail.find("paired"), std::string::npos) << t.detail;
 }
 
 TEST(AutomaticTarget, PairedWithTheFastestForcedPathTakesThePairedRatio) {
-  pb::context cx = stream_rows(0.996, "porter/tma S=4");
-  pb::evaluate_targets(cx);
-  const pb::target* t = automatic_target(cx);
-  ASSERT_NE(t, nullptr);
-  EXPECT_DOUBLE_EQ(t->value, 0.996);
-  EXPECT_EQ(t->verdict, "PASS");
-  EXPECT_NE(t->detail.find("paired: 0.996x over 6 alternating rounds"), std::string::npos) << t->detail;
-  EXPECT_NE(t->detail.find("0.967x"), std::string::npos) << "the unpaired ratio stays in the detail: " << t->detail;
+  const pb::target t = automatic_target(0.996, "porter/tma S=4");
+  ASSERT_FALSE(t.name.empty());
+  EXPECT_DOUBLE_EQ(t.value, 0.996);
+  EXPECT_EQ(t.verdict, "PASS");
+  EXPECT_NE(t.detail.find("paired: 0.996x over 6 alternating rounds"), std::string::npos) << t.detail;
+  EXPECT_NE(t.detail.find("0.967x"), std::string::npos) << "the unpaired ratio stays in the detail: " << t.detail;
 }
 
 TEST(AutomaticTarget, APairedMissSaysByHowMuch) {
-  pb::context cx = stream_rows(0.95, "porter/tma S=4");
-  pb::evaluate_targets(cx);
-  const pb::target* t = automatic_target(cx);
-  ASSERT_NE(t, nullptr);
-  EXPECT_DOUBLE_EQ(t->value, 0.95);
-  EXPECT_EQ(t->verdict, "MISS");
-  EXPECT_NE(t->detail.find("missed by 4.0%"), std::string::npos) << t->detail;
+  const pb::target t = automatic_target(0.95, "porter/tma S=4");
+  ASSERT_FALSE(t.name.empty());
+  EXPECT_DOUBLE_EQ(t.value, 0.95);
+  EXPECT_EQ(t.verdict, "MISS");
+  EXPECT_NE(t.detail.find("missed by 4.0%"), std::string::npos) << t.detail;
 }
 
 TEST(AutomaticTarget, APairingWithAnotherRowIsIgnored) {
   // Paired with cp_async, but tma is the fastest forced path: the pairing does not answer the target.
-  pb::context cx = stream_rows(1.01, "porter/cp_async S=4");
-  pb::evaluate_targets(cx);
-  const pb::target* t = automatic_target(cx);
-  ASSERT_NE(t, nullptr);
-  EXPECT_NEAR(t->value, 2900.0 / 3000.0, 1e-12);
-  EXPECT_EQ(t->verdict, "MISS");
+  const pb::target t = automatic_target(1.01, "porter/cp_async S=4");
+  ASSERT_FALSE(t.name.empty());
+  EXPECT_NEAR(t.value, 2900.0 / 3000.0, 1e-12);
+  EXPECT_EQ(t.verdict, "MISS");
 }
 
 TEST(RowLabel, NamesImplPathAndStages) {
