@@ -1,6 +1,6 @@
 // tests/fail/headers_without_relaxed_constexpr.cu — positive control: the headers compile without
-// nvcc's --expt-relaxed-constexpr, which porter::porter adds but a consumer's own nvcc line may not
-// have. Without the flag, device code may call only constexpr functions that are __host__
+// nvcc's --expt-relaxed-constexpr, which neither porter::porter nor porter's own targets pass and a
+// consumer's nvcc line need not have. Without the flag, device code may call only constexpr functions that are __host__
 // __device__ (PORTER_HOST_DEVICE); a __host__ one is an error from a __device__ caller and a
 // warning naming the flag from a __host__ __device__ one (tests/fail/CMakeLists.txt fails on both).
 // This file holds what the other sources of that check (tests/lowering/kernels.cu and this
