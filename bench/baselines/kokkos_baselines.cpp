@@ -7,6 +7,7 @@
 // the tile with halo.
 #include <Kokkos_Core.hpp>
 
+#include <limits>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -115,6 +116,7 @@ void finalize() {
 
 launcher stream(const stream_problem& p, cudaStream_t s) {
   // One element per index, 32-bit index (2^28 elements fit): what the Kokkos tutorials write.
+  if (p.n > std::numeric_limits<int>::max()) throw std::invalid_argument("Kokkos stream: n must fit a 32-bit index");
   Kokkos::Cuda exec(s);
   vec_c x(p.x, p.n);
   vec y(p.y, p.n);
@@ -129,6 +131,7 @@ launcher stream_vec4(const stream_problem& p, cudaStream_t s) {
   // Four elements per index through float4 Views (16-byte loads and stores, as porter's kernels
   // use); requires n % 4 == 0 and 16-byte aligned buffers (cudaMalloc gives 256).
   if (p.n % 4 != 0) throw std::invalid_argument("Kokkos stream_vec4: n must be a multiple of 4");
+  if (p.n / 4 > std::numeric_limits<int>::max()) throw std::invalid_argument("Kokkos stream_vec4: n / 4 must fit a 32-bit index");
   Kokkos::Cuda exec(s);
   using v4c = Kokkos::View<const float4*, Kokkos::LayoutRight, mem, unmanaged>;
   using v4 = Kokkos::View<float4*, Kokkos::LayoutRight, mem, unmanaged>;

@@ -18,7 +18,7 @@ std::string status();
 void initialize(int device);
 void finalize();
 
-/// y = a*x + b: parallel_for over RangePolicy<IndexType<int64_t>> (one element per index).
+/// y = a*x + b: parallel_for over RangePolicy<IndexType<int>> (one element per index; n < 2^31).
 launcher stream(const stream_problem& p, cudaStream_t s);
 /// The same stream through float4 Views: 16-byte accesses, n/4 indices (n % 4 == 0).
 launcher stream_vec4(const stream_problem& p, cudaStream_t s);
