@@ -214,12 +214,13 @@ void pair_automatic(context& cx, const kept_launchers& kept) {
   cx.progress(o.str());
 }
 
-/// Run the kernel variants of `list` that match `select`, as main-table rows or sweep rows; for
-/// main-table rows, then pair porter/automatic with the fastest forced path (pair_automatic).
+/// Run the kernel variants of `list` that match `select`, as main-table rows or sweep rows. With
+/// `pair`, then time porter/automatic against the fastest forced path again in alternating rounds
+/// (pair_automatic: the workloads whose targets compare the two).
 template <class Problem, class Select>
 void run_variants(context& cx, const std::vector<variant<Problem>>& list, Select select, const row& base,
                   const std::vector<Problem>& sets, const std::function<void()>& poison,
-                  const std::function<verdict()>& verify, bool sweep_only) {
+                  const std::function<verdict()>& verify, bool sweep_only, bool pair = false) {
   kept_launchers kept;
   for (const auto& v : list) {
     if (!select(v.d)) continue;
@@ -245,11 +246,11 @@ void run_variants(context& cx, const std::vector<variant<Problem>>& list, Select
         r.status = std::string("FAILED: ") + e.what();
       }
       if (r.ok()) check_and_time(cx, r, ls, poison, verify);
-      if (r.ok() && !sweep_only && r.impl == "porter") kept.emplace_back(cx.rep.rows.size(), std::move(ls));
+      if (pair && r.ok() && !sweep_only && r.impl == "porter") kept.emplace_back(cx.rep.rows.size(), std::move(ls));
     }
     cx.rep.rows.push_back(r);
   }
-  if (!sweep_only) pair_automatic(cx, kept);
+  if (pair && !sweep_only) pair_automatic(cx, kept);
 }
 
 bool is_default(const kernel_desc& d, int def) { return d.stages == (d.default_stages > 0 ? d.default_stages : def); }
@@ -529,7 +530,7 @@ void run_stream(context& cx) {
 
   const std::vector<stream_problem> sets = {{x.f(), y.f(), n, a, b}};
   auto porter_or_manual_default = [](const kernel_desc& d) { return is_default(d, default_stages_stream); };
-  run_variants(cx, cx.reg.stream, porter_or_manual_default, base, sets, poison, axpb_ok, false);
+  run_variants(cx, cx.reg.stream, porter_or_manual_default, base, sets, poison, axpb_ok, false, true);
   add_kokkos_rows(cx, base);
   if (cx.opt.sweep) {
     auto others = [](const kernel_desc& d) { return !is_default(d, default_stages_stream); };
@@ -568,7 +569,7 @@ void run_stencil(context& cx, int radius) {
   };
   const std::vector<stencil_problem> sets = {{in.f(), out.f(), h, w}};
   const auto& list = cx.reg.stencil[radius];
-  run_variants(cx, list, [](const kernel_desc& d) { return is_default(d, default_stages_stencil); }, base, sets, poison, verify, false);
+  run_variants(cx, list, [](const kernel_desc& d) { return is_default(d, default_stages_stencil); }, base, sets, poison, verify, false, true);
   add_kokkos_rows(cx, base);
   if (cx.opt.sweep)
     run_variants(cx, list, [](const kernel_desc& d) { return !is_default(d, default_stages_stencil); }, base, sets, poison, verify, true);
@@ -694,7 +695,7 @@ void run_gemm_variants(context& cx, const std::vector<variant<Problem>>& list, i
                        const std::vector<Problem>& sets, const std::function<void()>& poison, const std::function<verdict()>& verify,
                        bool sweep, double ceiling_rate) {
   run_variants(cx, list, [default_stages](const kernel_desc& d) { return is_default(d, default_stages); }, base, sets, poison, verify,
-               false);
+               false, true);
   if (sweep)
     run_variants(cx, list, [default_stages](const kernel_desc& d) { return !is_default(d, default_stages); }, base, sets, poison,
                  verify, true);
