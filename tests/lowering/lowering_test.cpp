@@ -507,6 +507,32 @@ TEST(LoweringCtaThreads, TheCpAsyncInteriorChunksOfAKnownCtaAreIssuedWithoutALoo
   }
 }
 
+// The same fixed-count loop steps by constants when the CTA-wide step is whole swizzle atoms
+// (whole rows here; backends/cp_async/porter/cp_async/copy.hpp, first_stepped): only the first
+// chunk of a thread computes its tensor offset with a 64-bit multiply, the others add a constant.
+// lower_twochunk2d's 256 threads (2 chunks each, 4 KiB steps) and lower_roles2d's 32 role producers
+// (a 32 x 64 fp32 box, 16 chunks each, 512-byte steps): the block issuing a thread's interior
+// chunks holds one mul.lo.s64 (before: one per chunk, 2 and 16; in the sm_90 PTX lower_roles2d's
+// block shrank from 185 to 59 instructions).
+TEST(LoweringCtaThreads, TheCpAsyncInteriorChunksOfAKnownCtaStepByConstants) {
+  const std::string instr = "cp.async.cg.shared.global";
+  auto count = [](const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  for (int sm : {80, 90}) {
+    for (const auto& [form, chunks] : {std::pair<const char*, std::size_t>{"twochunk2d", 2}, {"roles2d", 16}}) {
+      const auto k = code(sm, "cp_async", form);
+      std::string block;  // the block that issues the most chunks: a thread's interior chunks
+      for (const auto& b : blocks_with(k, instr))
+        if (count(b, instr) > count(block, instr)) block = b;
+      ASSERT_EQ(count(block, instr), chunks) << k.label << ": no block issues a thread's " << chunks << " interior chunks";
+      EXPECT_EQ(count(block, "mul.lo.s64") + count(block, "mad.lo.s64"), 1u) << k.label << ":\n" << block;
+    }
+  }
+}
+
 // The loop without a bound test is only for a copying set fixed at compile time
 // (copy_context::fixed_nthreads: porter::cta_threads<N>, role producers). Read from blockDim, its
 // test ran in every copy and nvcc unrolled its loop for a run-time count: lower_runtime2d held 18
