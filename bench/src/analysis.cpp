@@ -204,7 +204,7 @@ void evaluate_planner(context& cx) {
       }
       porter::launch_plan_request lq;
       lq.stages = q;
-      if (auto it = cx.tiles_of.find(workload); it != cx.tiles_of.end()) {
+      if (auto it = cx.tiles_of.find(workload + " " + size); it != cx.tiles_of.end()) {
         lq.tiles = it->second.first;
         lq.steps_per_tile = it->second.second;
       }

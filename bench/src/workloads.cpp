@@ -468,8 +468,8 @@ void run_stream(context& cx) {
 
   row base;
   base.workload = "stream";
-  cx.tiles_of["stream"] = {stream_shape::tiles_of(n), 1};
   base.size = "2^28 fp32";
+  cx.tiles_of[base.workload + " " + base.size] = {stream_shape::tiles_of(n), 1};
   base.bytes = 2.0 * double(bytes);
   base.unit = "GB/s";
   base.ceiling = "cudaMemcpy D2D";
@@ -552,10 +552,10 @@ void run_stencil(context& cx, int radius) {
 
   row base;
   base.workload = "stencil2d-r" + std::to_string(radius);
-  cx.tiles_of[base.workload] = {static_cast<long long>((w + stencil_shape::tile_w - 1) / stencil_shape::tile_w) *
-                                    ((h + stencil_shape::tile_h - 1) / stencil_shape::tile_h),
-                                1};
   base.size = "16384^2 fp32";
+  cx.tiles_of[base.workload + " " + base.size] = {static_cast<long long>((w + stencil_shape::tile_w - 1) / stencil_shape::tile_w) *
+                                                      ((h + stencil_shape::tile_h - 1) / stencil_shape::tile_h),
+                                                  1};
   base.bytes = 2.0 * double(bytes);  // effective: one read and one write of the grid
   base.unit = "GB/s";
   base.ceiling = "cudaMemcpy D2D";
@@ -726,18 +726,19 @@ std::vector<Problem> fp32_gemm_sets(context& cx, int size, unsigned long long se
 
 /// The row an fp32 GEMM workload's rows start from: `workload` at size^3 (" xN" with N buffer sets),
 /// 2 size^3 flops, the three matrices' bytes, TFLOP/s against cuBLAS; records the tile grid
-/// (tile_m x tile_n output tiles, K-tiles of bk) in cx.tiles_of.
+/// (tile_m x tile_n output tiles, K-tiles of bk) in cx.tiles_of under "workload size".
 row fp32_gemm_row(context& cx, const char* workload, int size, int tile_m, int tile_n, int bk, std::size_t nsets) {
   const long long m = size, n = size, k = size;
   row base;
   base.workload = workload;
-  cx.tiles_of[workload] = {((m + tile_m - 1) / tile_m) * ((n + tile_n - 1) / tile_n), static_cast<int>((k + bk - 1) / bk)};
   base.size = std::to_string(size) + "^3";
   base.flops = 2.0 * double(m) * n * k;
   base.bytes = 4.0 * (double(m) * k + double(k) * n + double(m) * n);
   base.unit = "TFLOP/s";
   base.ceiling = "cuBLAS";
   if (nsets > 1) base.size += " x" + std::to_string(nsets);
+  cx.tiles_of[base.workload + " " + base.size] = {((m + tile_m - 1) / tile_m) * ((n + tile_n - 1) / tile_n),
+                                                  static_cast<int>((k + bk - 1) / bk)};
   return base;
 }
 }  // namespace
@@ -868,15 +869,15 @@ void run_bf16gemm(context& cx, int size, bool sweep) {
 
   row base;
   base.workload = "bf16gemm";
-  cx.tiles_of["bf16gemm"] = {static_cast<long long>((m + bf16gemm_shape::bm - 1) / bf16gemm_shape::bm) *
-                                 ((n + bf16gemm_shape::bn - 1) / bf16gemm_shape::bn),
-                             (k + bf16gemm_shape::bk - 1) / bf16gemm_shape::bk};
   base.size = std::to_string(size) + "^3";
   base.flops = 2.0 * double(m) * n * k;
   base.bytes = 2.0 * (double(m) * k + double(n) * k) + 4.0 * double(m) * n;
   base.unit = "TFLOP/s";
   base.ceiling = "cuBLAS bf16";
   if (nsets > 1) base.size += " x" + std::to_string(nsets);
+  cx.tiles_of[base.workload + " " + base.size] = {static_cast<long long>((m + bf16gemm_shape::bm - 1) / bf16gemm_shape::bm) *
+                                                      ((n + bf16gemm_shape::bn - 1) / bf16gemm_shape::bn),
+                                                  (k + bf16gemm_shape::bk - 1) / bf16gemm_shape::bk};
 
   // The ceiling and reference: cuBLAS bf16 (fp32 accumulation) into cref, itself checked on 16
   // entries against fp64 on the CPU.
@@ -936,8 +937,8 @@ static void run_grid2d(context& cx, const std::string& workload, const std::vect
   check(cudaStreamSynchronize(cx.stream), "fill");
   row base;
   base.workload = workload;
-  cx.tiles_of[workload] = {tiles, 1};
   base.size = "16384^2 fp32";
+  cx.tiles_of[base.workload + " " + base.size] = {tiles, 1};
   base.bytes = 2.0 * double(bytes);
   base.unit = "GB/s";
   base.ceiling = "cudaMemcpy D2D";
