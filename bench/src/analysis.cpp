@@ -13,6 +13,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "../kernels/shapes.hpp"
@@ -126,6 +127,123 @@ std::string why_behind_hand_written(const std::string& path) {
 
 }  // namespace
 
+std::optional<planner_plan> plan_for(const context& cx, const std::string& workload, const std::string& size, const std::string& path) {
+  const double sms = cx.caps.sm_count > 0 ? cx.caps.sm_count : 1;
+  // The default-stage kernel's description: stage bytes, fixed shared memory, threads.
+  const kernel_desc* d = nullptr;
+  // Each stage count's instantiation has its own registers, hence its own CTAs per SM: the
+  // planner gets every one the sweep built (0 where none was).
+  std::array<int, 9> ctas_by_stages{};
+  auto find = [&](const auto& list, int def) {
+    for (const auto& v : list) {
+      if (v.d.impl != "porter" || v.d.path != path) continue;
+      if (v.d.stages == def) d = &v.d;
+      if (v.d.stages >= 1 && v.d.stages <= 8 && v.d.func) {
+        int n = 0;
+        // n == 0: that instantiation cannot be resident at all; -1 tells the planner so.
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, v.d.func, v.d.threads, 0) == cudaSuccess)
+          ctas_by_stages[v.d.stages] = n > 0 ? n : -1;
+        else cudaGetLastError();
+      }
+    }
+  };
+  double flops_per_stage = 0;
+  if (workload == "stream") find(cx.reg.stream, default_stages_stream);
+  else if (workload == "stencil2d-r1") find(cx.reg.stencil[1], default_stages_stencil);
+  else if (workload == "stencil2d-r2") find(cx.reg.stencil[2], default_stages_stencil);
+  else if (workload == "sgemm") {
+    find(cx.reg.sgemm, default_stages_sgemm);
+    flops_per_stage = sgemm_shape::flops_per_stage;
+  } else if (workload == "smallgemm") {
+    find(cx.reg.smallgemm, default_stages_smallgemm);
+    flops_per_stage = smallgemm_shape::flops_per_stage;
+  } else if (workload == "bf16gemm") {
+    find(cx.reg.bf16gemm, default_stages_bf16gemm);
+    flops_per_stage = bf16gemm_shape::flops_per_stage;
+  }
+  if (!d) return std::nullopt;
+  porter::stage_plan_request q;
+  q.path = path == "tma" ? porter::path_id::tma : path == "cp_async" ? porter::path_id::cp_async : porter::path_id::staged;
+  q.stage_bytes = d->stage_bytes;
+  q.fixed_smem_bytes = d->fixed_smem;
+  q.threads_per_cta = d->threads;
+  // The single limit for counts the sweep did not build: the default-stage kernel's, which
+  // find() has already queried (0: not known).
+  const int def_ctas = d->stages >= 1 && d->stages <= 8 ? ctas_by_stages[std::size_t(d->stages)] : 0;
+  q.ctas_per_sm_limit = def_ctas > 0 ? def_ctas : 0;
+  q.ctas_per_sm_by_stages = ctas_by_stages;
+  q.latency_ns = cx.latency_ns;
+  // The fill rate: every SM's share of the L2-resident read (a stage lands stage_bytes / fill
+  // after its first byte; 0 when not measured: the planner leaves the term out).
+  q.fill_bytes_per_second_per_sm = cx.l2_read_gbs > 0 ? cx.l2_read_gbs * 1e9 / sms : 0;
+  std::string demand_src;
+  if (flops_per_stage > 0) {
+    const bool bf16 = workload == "bf16gemm", at_8192 = size.rfind("8192", 0) == 0;
+    double tflops = workload == "smallgemm" ? cx.cublas_tflops_smallgemm
+                    : bf16                  ? (at_8192 ? cx.cublas_bf16_tflops_8192 : cx.cublas_bf16_tflops_4096)
+                    : at_8192               ? cx.cublas_tflops_8192
+                                            : cx.cublas_tflops_4096;
+    demand_src = bf16 ? "cuBLAS bf16 rate" : "cuBLAS rate";
+    if (tflops <= 0) {
+      // FP32 peak: 128 FMA/clk/SM; bf16 on tensor cores: 1024 dense FMA/clk/SM (sm_80, sm_90 mma.sync class).
+      tflops = 2.0 * (bf16 ? 1024 : 128) * cx.caps.sm_clock_khz * 1e3 * sms / 1e12;
+      demand_src = bf16 ? "bf16 tensor-core peak (1024 FMA/clk/SM)" : "FP32 peak";
+    }
+    q.demand_bytes_per_second_per_sm = porter::demand_from_flops(d->stage_bytes, flops_per_stage, tflops * 1e12 / sms);
+  } else {
+    q.demand_bytes_per_second_per_sm = cx.d2d_gbs > 0 ? cx.d2d_gbs * 1e9 / 2.0 / sms : 0;
+    demand_src = cx.d2d_gbs > 0 ? "half the measured D2D copy rate (the read side)" : "DRAM peak";
+  }
+  porter::launch_plan_request lq;
+  lq.stages = q;
+  if (auto it = cx.tiles_of.find(workload + " " + size); it != cx.tiles_of.end()) {
+    lq.tiles = it->second.first;
+    lq.steps_per_tile = it->second.second;
+  }
+  const porter::launch_plan plan = porter::plan_launch(cx.caps, lq);
+  planner_plan out;
+  out.stages = plan.stages;
+  out.reason = plan.reason + " [demand: " + demand_src + "; latency: " + format_double(q.latency_ns, 0) + " ns; fill: " +
+               (q.fill_bytes_per_second_per_sm > 0 ? format_double(q.fill_bytes_per_second_per_sm / 1e9, 1) + " GB/s per SM (L2-resident read)"
+                                                   : std::string("not measured")) + "]";
+  return out;
+}
+
+planner_points planner_points_of(const context& cx, const std::string& workload, const std::string& size, const std::string& path,
+                                 int planned_stages) {
+  planner_points p;
+  // The planner's point is the "porter" row at its stage count (porter rows use plan_schedule's
+  // grid); the best is over every porter schedule of the same kernel (planned, persistent, one
+  // tile per CTA, four per CTA) and stage. Not over another kernel body: porter-nested (sgemm's
+  // K-loop nested per tile) is a different loop the author writes, not a point the planner picks.
+  p.best = best_row(cx, [&](const row& r) {
+    return r.workload == workload && r.size == size && r.path == path &&
+           (r.impl == "porter" || r.impl == "porter-persistent" || r.impl == "porter-per-tile" || r.impl == "porter-4-per-cta");
+  });
+  p.planned = best_row(cx, [&](const row& r) {
+    return r.workload == workload && r.size == size && r.impl == "porter" && r.path == path && r.stages == planned_stages;
+  });
+  return p;
+}
+
+planner_line planner_line_of(const context& cx, const std::string& workload, const std::string& size, const std::string& path,
+                             const planner_plan& plan) {
+  planner_line pl;
+  pl.workload = workload + " " + size;
+  pl.path = path;
+  pl.planned = plan.stages;
+  pl.reason = plan.reason;
+  const planner_points pts = planner_points_of(cx, workload, size, path, plan.stages);
+  if (pts.best) {
+    pl.best = pts.best->stages;
+    if (pts.best->impl != "porter") pl.reason += "; best point: " + pts.best->impl + " S=" + std::to_string(pts.best->stages);
+    pl.best_rate = pts.best->rate;
+    pl.unit = pts.best->unit;
+  }
+  if (pts.planned) pl.planned_rate = pts.planned->rate;
+  return pl;
+}
+
 void evaluate_planner(context& cx) {
   std::vector<std::pair<std::string, std::string>> groups;  // workload, size
   for (const auto& r : cx.rep.rows)
@@ -133,110 +251,9 @@ void evaluate_planner(context& cx) {
       auto g = std::make_pair(r.workload, r.size);
       if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
     }
-  const double sms = cx.caps.sm_count > 0 ? cx.caps.sm_count : 1;
-  for (const auto& [workload, size] : groups) {
-    for (const char* path : {"tma", "cp_async", "staged"}) {
-      // The default-stage kernel's description: stage bytes, fixed shared memory, threads.
-      const kernel_desc* d = nullptr;
-      // Each stage count's instantiation has its own registers, hence its own CTAs per SM: the
-      // planner gets every one the sweep built (0 where none was).
-      std::array<int, 9> ctas_by_stages{};
-      auto find = [&](const auto& list, int def) {
-        for (const auto& v : list) {
-          if (v.d.impl != "porter" || v.d.path != path) continue;
-          if (v.d.stages == def) d = &v.d;
-          if (v.d.stages >= 1 && v.d.stages <= 8 && v.d.func) {
-            int n = 0;
-            // n == 0: that instantiation cannot be resident at all; -1 tells the planner so.
-            if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, v.d.func, v.d.threads, 0) == cudaSuccess)
-              ctas_by_stages[v.d.stages] = n > 0 ? n : -1;
-            else cudaGetLastError();
-          }
-        }
-      };
-      double flops_per_stage = 0;
-      if (workload == "stream") find(cx.reg.stream, default_stages_stream);
-      else if (workload == "stencil2d-r1") find(cx.reg.stencil[1], default_stages_stencil);
-      else if (workload == "stencil2d-r2") find(cx.reg.stencil[2], default_stages_stencil);
-      else if (workload == "sgemm") {
-        find(cx.reg.sgemm, default_stages_sgemm);
-        flops_per_stage = sgemm_shape::flops_per_stage;
-      } else if (workload == "smallgemm") {
-        find(cx.reg.smallgemm, default_stages_smallgemm);
-        flops_per_stage = smallgemm_shape::flops_per_stage;
-      } else if (workload == "bf16gemm") {
-        find(cx.reg.bf16gemm, default_stages_bf16gemm);
-        flops_per_stage = bf16gemm_shape::flops_per_stage;
-      }
-      if (!d) continue;
-      porter::stage_plan_request q;
-      q.path = std::string(path) == "tma" ? porter::path_id::tma : std::string(path) == "cp_async" ? porter::path_id::cp_async
-                                                                                                    : porter::path_id::staged;
-      q.stage_bytes = d->stage_bytes;
-      q.fixed_smem_bytes = d->fixed_smem;
-      q.threads_per_cta = d->threads;
-      // The single limit for counts the sweep did not build: the default-stage kernel's, which
-      // find() has already queried (0: not known).
-      const int def_ctas = d->stages >= 1 && d->stages <= 8 ? ctas_by_stages[std::size_t(d->stages)] : 0;
-      q.ctas_per_sm_limit = def_ctas > 0 ? def_ctas : 0;
-      q.ctas_per_sm_by_stages = ctas_by_stages;
-      q.latency_ns = cx.latency_ns;
-      // The fill rate: every SM's share of the L2-resident read (a stage lands stage_bytes / fill
-      // after its first byte; 0 when not measured: the planner leaves the term out).
-      q.fill_bytes_per_second_per_sm = cx.l2_read_gbs > 0 ? cx.l2_read_gbs * 1e9 / sms : 0;
-      std::string demand_src;
-      if (flops_per_stage > 0) {
-        const bool bf16 = workload == "bf16gemm", at_8192 = size.rfind("8192", 0) == 0;
-        double tflops = workload == "smallgemm" ? cx.cublas_tflops_smallgemm
-                        : bf16                  ? (at_8192 ? cx.cublas_bf16_tflops_8192 : cx.cublas_bf16_tflops_4096)
-                        : at_8192               ? cx.cublas_tflops_8192
-                                                : cx.cublas_tflops_4096;
-        demand_src = bf16 ? "cuBLAS bf16 rate" : "cuBLAS rate";
-        if (tflops <= 0) {
-          // FP32 peak: 128 FMA/clk/SM; bf16 on tensor cores: 1024 dense FMA/clk/SM (sm_80, sm_90 mma.sync class).
-          tflops = 2.0 * (bf16 ? 1024 : 128) * cx.caps.sm_clock_khz * 1e3 * sms / 1e12;
-          demand_src = bf16 ? "bf16 tensor-core peak (1024 FMA/clk/SM)" : "FP32 peak";
-        }
-        q.demand_bytes_per_second_per_sm = porter::demand_from_flops(d->stage_bytes, flops_per_stage, tflops * 1e12 / sms);
-      } else {
-        q.demand_bytes_per_second_per_sm = cx.d2d_gbs > 0 ? cx.d2d_gbs * 1e9 / 2.0 / sms : 0;
-        demand_src = cx.d2d_gbs > 0 ? "half the measured D2D copy rate (the read side)" : "DRAM peak";
-      }
-      porter::launch_plan_request lq;
-      lq.stages = q;
-      if (auto it = cx.tiles_of.find(workload + " " + size); it != cx.tiles_of.end()) {
-        lq.tiles = it->second.first;
-        lq.steps_per_tile = it->second.second;
-      }
-      const porter::launch_plan plan = porter::plan_launch(cx.caps, lq);
-      planner_line pl;
-      pl.workload = workload + " " + size;
-      pl.path = path;
-      pl.planned = plan.stages;
-      pl.reason = plan.reason + " [demand: " + demand_src + "; latency: " + format_double(q.latency_ns, 0) + " ns; fill: " +
-                  (q.fill_bytes_per_second_per_sm > 0 ? format_double(q.fill_bytes_per_second_per_sm / 1e9, 1) + " GB/s per SM (L2-resident read)"
-                                                      : std::string("not measured")) + "]";
-      // The planner's point is the "porter" row at its stage count (porter rows use plan_schedule's
-      // grid); the best is over every porter schedule of the same kernel (planned, persistent, one
-      // tile per CTA, four per CTA) and stage. Not over another kernel body: porter-nested (sgemm's
-      // K-loop nested per tile) is a different loop the author writes, not a point the planner picks.
-      const row* best = best_row(cx, [&](const row& r) {
-        return r.workload == workload && r.size == size && r.path == path &&
-               (r.impl == "porter" || r.impl == "porter-persistent" || r.impl == "porter-per-tile" || r.impl == "porter-4-per-cta");
-      });
-      const row* planned = best_row(cx, [&](const row& r) {
-        return r.workload == workload && r.size == size && r.impl == "porter" && r.path == path && r.stages == plan.stages;
-      });
-      if (best) {
-        pl.best = best->stages;
-        if (best->impl != "porter") pl.reason += "; best point: " + best->impl + " S=" + std::to_string(best->stages);
-        pl.best_rate = best->rate;
-        pl.unit = best->unit;
-      }
-      if (planned) pl.planned_rate = planned->rate;
-      cx.rep.planner.push_back(pl);
-    }
-  }
+  for (const auto& [workload, size] : groups)
+    for (const char* path : {"tma", "cp_async", "staged"})
+      if (const auto plan = plan_for(cx, workload, size, path)) cx.rep.planner.push_back(planner_line_of(cx, workload, size, path, *plan));
 }
 
 void evaluate_targets(context& cx) {

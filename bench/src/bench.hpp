@@ -4,8 +4,9 @@
 
 #include <chrono>
 #include <map>
-#include <utility>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <porter/device.hpp>
@@ -87,7 +88,42 @@ void run_ports(context& cx);
 void run_launch_cost(context& cx);
 /// Measure the latency the planner uses (pointer chase over a buffer several times the L2).
 void measure_memory(context& cx);
-/// Planner recommendations beside the sweep, and the targets.
+/// The planner's answer for one workload at one size on one porter path.
+struct planner_plan {
+  int stages = 0;      ///< porter::plan_launch's stage count
+  std::string reason;  ///< its reason, then the inputs it was given: demand, latency, fill
+};
+
+/// The planner's plan for `workload` at `size` (e.g. "bf16gemm", "4096^3 x2") on `path` (tma,
+/// cp_async, staged): porter::plan_launch given the registry's porter kernels of that workload (the
+/// default-stage kernel's stage bytes, fixed shared memory and threads; every built stage count's
+/// CTAs per SM, from occupancy queries on the device) and what this run measured: cx.latency_ns and
+/// cx.l2_read_gbs (measure_memory), the demand (cuBLAS' rate at the size for the GEMMs, half
+/// cx.d2d_gbs for stream and the stencils) and cx.tiles_of["workload size"]. Every one of these is
+/// set before the workload's porter rows run and not changed after, so the call gives the same plan
+/// inside the workload (the planner pairing, workloads.cpp) and after all of them
+/// (evaluate_planner). nullopt when the registry has no porter kernel of `path` at the workload's
+/// default stages (or the workload has no stage sweep). Throws porter::error as plan_launch does.
+std::optional<planner_plan> plan_for(const context& cx, const std::string& workload, const std::string& size, const std::string& path);
+
+/// The two rows a planner line compares. `planned`: the "porter" row at the planned stage count (its
+/// grid is plan_schedule's). `best`: the fastest ok row of the same kernel over every stage count and
+/// schedule (impl porter, porter-persistent, porter-per-tile, porter-4-per-cta; not porter-nested,
+/// another kernel body). nullptr where the run has none. Host only.
+struct planner_points {
+  const row* planned = nullptr;
+  const row* best = nullptr;
+};
+planner_points planner_points_of(const context& cx, const std::string& workload, const std::string& size, const std::string& path,
+                                 int planned_stages);
+
+/// The planner line of `workload` at `size` on `path` for `plan`: the two points' rates
+/// (planner_points_of). Host only.
+planner_line planner_line_of(const context& cx, const std::string& workload, const std::string& size, const std::string& path,
+                             const planner_plan& plan);
+
+/// Planner recommendations beside the sweep (a planner_line per workload, size and path with a
+/// sweep), and the targets.
 void evaluate_planner(context& cx);
 void evaluate_targets(context& cx);
 
