@@ -163,13 +163,58 @@ void check_and_time(context& cx, row& r, const std::vector<launcher>& launch, co
 /// Rows of one run_variants call with the launchers that timed them.
 using kept_launchers = std::vector<std::pair<std::size_t, std::vector<launcher>>>;
 
+/// Row `a` of cx.rep.rows timed against row `b` in alternating order: `rounds` rounds, A then B in
+/// even rounds and B then A in odd ones (ABBA...), each side a short timing (budget_for(true):
+/// 1 warm-up, 5..30 runs, ~60 ms) on the launchers `la` and `lb` that timed the rows. The two rows
+/// must do the same work per run (one workload at one size: the same bytes and flops), so that A's
+/// rate over B's is B's median time over A's. Two medians taken minutes apart differ by the card's
+/// clock and power drift; back to back and alternating, the drift cancels in the median over rounds.
+/// On success sets row a's paired_ratio (that median), paired_rounds and paired_with (b's label),
+/// prints the rounds and returns true. On a CUDA error, or a timing that came back empty, leaves row
+/// a unpaired and returns false.
+bool pair_rows(context& cx, std::size_t a, const std::vector<launcher>& la, std::size_t b, const std::vector<launcher>& lb,
+               int rounds = 6) {
+  if (la.empty() || lb.empty() || a == b) return false;
+  const timing_budget short_timing = budget_for(true);
+  auto median_ms = [&](const std::vector<launcher>& ls) {
+    return time_launches([&](int rep) { ls[std::size_t(rep) % ls.size()](cx.stream); }, cx.stream, short_timing).median_ms;
+  };
+  std::vector<double> ratios;
+  try {
+    for (int i = 0; i < rounds; ++i) {
+      double ta_ms = 0, tb_ms = 0;
+      if (i % 2 == 0) {
+        ta_ms = median_ms(la);
+        tb_ms = median_ms(lb);
+      } else {
+        tb_ms = median_ms(lb);
+        ta_ms = median_ms(la);
+      }
+      if (ta_ms <= 0 || tb_ms <= 0) return false;
+      ratios.push_back(tb_ms / ta_ms);  // A's rate over B's
+    }
+  } catch (const std::exception& e) {
+    cx.progress("paired re-timing of " + cx.rep.rows[a].label() + " against " + cx.rep.rows[b].label() + ": FAILED: " + e.what());
+    cudaGetLastError();
+    return false;
+  }
+  row& ra = cx.rep.rows[a];
+  ra.paired_ratio = median(ratios);
+  ra.paired_rounds = rounds;
+  ra.paired_with = cx.rep.rows[b].label();
+  std::ostringstream o;
+  o << ra.workload << " " << ra.size << ": " << ra.label() << " over " << ra.paired_with << ", paired (" << rounds
+    << " alternating rounds): " << format_double(ra.paired_ratio, 3) << "x; rounds:";
+  for (double r : ratios) o << " " << format_double(r, 3);
+  cx.progress(o.str());
+  return true;
+}
+
 /// porter/automatic against the fastest forced porter row timed in the same call (the two terms of
-/// the "automatic >= 0.99x the fastest forced path" targets), timed again in alternating order:
-/// rounds of automatic-then-forced and forced-then-automatic, each side a short timing (1 warm-up,
-/// 5..30 runs, ~60 ms), the ratio of rates the median over rounds. Both rows are usually the same
-/// kernel on the same schedule, so their separate medians, taken minutes apart, differ by the card's
-/// clock and power drift (1-3% on tensor-core GEMMs) rather than by anything automatic does; the
-/// pairing cancels that drift. Sets row::paired_* on the automatic row; leaves it unpaired on any error.
+/// the "automatic >= 0.99x the fastest forced path" targets), timed again in alternating rounds
+/// (pair_rows). Both rows are usually the same kernel on the same schedule, so their separate
+/// medians differ by the card's clock and power drift (1-3% on tensor-core GEMMs) rather than by
+/// anything automatic does. Sets row::paired_* on the automatic row; leaves it unpaired on any error.
 void pair_automatic(context& cx, const kept_launchers& kept) {
   const kept_launchers::value_type *au = nullptr, *fast = nullptr;
   for (const auto& k : kept) {
@@ -179,39 +224,7 @@ void pair_automatic(context& cx, const kept_launchers& kept) {
     else if (!fast || r.rate > cx.rep.rows[fast->first].rate) fast = &k;
   }
   if (!au || !fast) return;
-  constexpr int rounds = 6;
-  const timing_budget b = budget_for(true);
-  auto median_ms = [&](const std::vector<launcher>& ls) {
-    return time_launches([&](int rep) { ls[std::size_t(rep) % ls.size()](cx.stream); }, cx.stream, b).median_ms;
-  };
-  std::vector<double> ratios;
-  try {
-    for (int i = 0; i < rounds; ++i) {
-      double ta = 0, tf = 0;
-      if (i % 2 == 0) {
-        ta = median_ms(au->second);
-        tf = median_ms(fast->second);
-      } else {
-        tf = median_ms(fast->second);
-        ta = median_ms(au->second);
-      }
-      if (ta <= 0 || tf <= 0) return;
-      ratios.push_back(tf / ta);  // automatic's rate over the forced path's
-    }
-  } catch (const std::exception& e) {
-    cx.progress(std::string("paired re-timing of porter/automatic: FAILED: ") + e.what());
-    cudaGetLastError();
-    return;
-  }
-  row& a = cx.rep.rows[au->first];
-  a.paired_ratio = median(ratios);
-  a.paired_rounds = rounds;
-  a.paired_with = cx.rep.rows[fast->first].label();
-  std::ostringstream o;
-  o << a.workload << " " << a.size << ": " << a.label() << " over " << a.paired_with << ", paired (" << rounds
-    << " alternating rounds): " << format_double(a.paired_ratio, 3) << "x; rounds:";
-  for (double r : ratios) o << " " << format_double(r, 3);
-  cx.progress(o.str());
+  pair_rows(cx, au->first, au->second, fast->first, fast->second);
 }
 
 /// Run the kernel variants of `list` that match `select`, as main-table rows or sweep rows. With
