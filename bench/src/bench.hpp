@@ -118,7 +118,8 @@ planner_points planner_points_of(const context& cx, const std::string& workload,
                                  int planned_stages);
 
 /// The planner line of `workload` at `size` on `path` for `plan`: the two points' rates
-/// (planner_points_of). Host only.
+/// (planner_points_of) and, when the planned row carries a paired re-timing against exactly the best
+/// row (row::paired_with == the best's label), that paired ratio. Host only.
 planner_line planner_line_of(const context& cx, const std::string& workload, const std::string& size, const std::string& path,
                              const planner_plan& plan);
 

@@ -170,13 +170,16 @@ std::string report::table() const {
   // ---- planner ----------------------------------------------------------------------------------
   o << mechanisms_table(mechanisms);
   if (!planner.empty()) {
-    o << "\nStage planner (Little's law) against the best stage of the sweep\n";
+    o << "\nStage planner (Little's law) against the best stage of the sweep (paired: the two re-timed in alternating rounds)\n";
     for (const auto& p : planner) {
       o << "  " << pad(p.workload, 20) << pad(p.path, 9) << " planned S=" << p.planned << " ("
         << format_double(p.planned_rate, p.unit == "GB/s" ? 0 : 2) << " " << p.unit << "), best S=" << p.best << " ("
         << format_double(p.best_rate, p.unit == "GB/s" ? 0 : 2) << " " << p.unit << "): "
-        << (p.best_rate > 0 ? format_double(p.planned_rate / p.best_rate, 3) : std::string("n/a")) << "x\n"
-        << "      " << p.reason << "\n";
+        << (p.best_rate > 0 ? format_double(p.planned_rate / p.best_rate, 3) + "x" : std::string("n/a"));
+      if (p.paired_rounds > 0)
+        o << " unpaired, " << format_double(p.paired_ratio, 3) << "x paired (" << p.paired_rounds << " rounds against " << p.best_label
+          << ")";
+      o << "\n      " << p.reason << "\n";
     }
   }
   // ---- stall reasons ------------------------------------------------------------------------------
@@ -247,7 +250,10 @@ std::string report::json() const {
     const auto& p = planner[i];
     o << (i ? ",\n    " : "\n    ") << "{\"workload\": " << json_str(p.workload) << ", \"path\": " << json_str(p.path)
       << ", \"planned_stages\": " << p.planned << ", \"best_stages\": " << p.best << ", \"planned_rate\": " << json_num(p.planned_rate)
-      << ", \"best_rate\": " << json_num(p.best_rate) << ", \"unit\": " << json_str(p.unit) << ", \"reason\": " << json_str(p.reason) << "}";
+      << ", \"best_rate\": " << json_num(p.best_rate) << ", \"unit\": " << json_str(p.unit) << ", \"best_point\": " << json_str(p.best_label)
+      << ", \"unpaired_ratio\": " << json_num(p.best_rate > 0 && p.planned_rate > 0 ? p.planned_rate / p.best_rate : NAN);
+    if (p.paired_rounds > 0) o << ", \"paired_ratio\": " << json_num(p.paired_ratio) << ", \"paired_rounds\": " << p.paired_rounds;
+    o << ", \"reason\": " << json_str(p.reason) << "}";
   }
   o << "\n  ],\n  \"mechanisms\": [";
   for (std::size_t i = 0; i < mechanisms.size(); ++i) {

@@ -29,10 +29,11 @@ struct row {
   std::string ceiling;      ///< the ceiling of its kind, e.g. "cudaMemcpy D2D", "cuBLAS"
   std::string status = "ok";  ///< ok | FAILED: ... | skipped: ... | refused: ...
   std::string check;        ///< what the correctness check found
-  /// A paired re-timing against another row of the same table (porter/automatic against the fastest
-  /// forced path): the median over `paired_rounds` rounds of this row's rate over `paired_with`'s,
-  /// the two timed back to back in alternating order (ABBA), so that clock and power drift between
-  /// rows measured minutes apart cancels. 0 when not paired.
+  /// A paired re-timing against another row of the same workload and size: porter/automatic
+  /// against the fastest forced path, or the planner's point (the "porter" row at the planned stage
+  /// count) against the best point of the sweep. The median over `paired_rounds` rounds of this
+  /// row's rate over `paired_with`'s, the two timed back to back in alternating order (ABBA), so
+  /// that clock and power drift between rows measured minutes apart cancels. 0 when not paired.
   double paired_ratio = 0;
   int paired_rounds = 0;
   std::string paired_with;  ///< label of the other row: impl/path S=stages
@@ -56,9 +57,20 @@ struct target {
 struct planner_line {
   std::string workload, path;
   int planned = 0, best = 0;         ///< stages
-  double planned_rate = 0, best_rate = 0;
+  double planned_rate = 0, best_rate = 0;  ///< the two rows' own medians as rates
   std::string unit;
+  std::string best_label;            ///< the best point's row, "impl/path S=stages" (row::label)
+  /// The planned row re-timed against the best point in alternating rounds (row::paired_ratio):
+  /// planned's rate over best's; 0 rounds when not paired (then the target takes the medians' ratio).
+  double paired_ratio = 0;
+  int paired_rounds = 0;
   std::string reason;
+  /// The ratio the planner target judges: the paired one when there is one, else planned_rate /
+  /// best_rate (0 when either is missing).
+  double ratio() const {
+    if (paired_rounds > 0) return paired_ratio;
+    return best_rate > 0 && planned_rate > 0 ? planned_rate / best_rate : 0;
+  }
 };
 
 /// ncu metrics of one kernel launch.

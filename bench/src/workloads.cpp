@@ -227,13 +227,88 @@ void pair_automatic(context& cx, const kept_launchers& kept) {
   pair_rows(cx, au->first, au->second, fast->first, fast->second);
 }
 
+/// The planner's point re-timed against the best point of the sweep (the two terms of the target
+/// "planner: ... planned S=k within 5% of the best point"), for one workload at one size. On a ~0.3 ms
+/// GEMM two single rows' medians drift by several percent, and the best of many noisy medians leans
+/// high, so the unpaired ratio misses by noise; pair_rows times the two back to back instead.
+///
+/// The launchers (and the buffers they capture) live only while the workload runs, so:
+/// - made before the workload's porter rows run (after its ceilings and measure_memory, which the
+///   plan reads), it takes each path's plan (plan_for, the call evaluate_planner makes later);
+/// - `offer`, after each row is timed, keeps the launchers of the rows that are so far the planned
+///   and the best point of their path (planner_points_of) and drops any other at once: at most two
+///   sets per path stay alive, sweep rows' included;
+/// - `pair`, after the workload's rows and compare_checksums, times each path's planned row against
+///   its best in alternating rounds when they are different rows, records the ratio on the planned
+///   row (row::paired_*), and releases every kept launcher.
+/// Off (nothing planned, kept or timed) without a sweep or a measured latency; `pair` times nothing
+/// once the mode's time budget is used up. A path stays unpaired on a CUDA error, when the plan
+/// throws, or when compare_checksums marked the kept best point FAILED (the next best was dropped).
+class planner_pairing {
+ public:
+  planner_pairing(const context& cx, const row& base, bool sweep) : workload_(base.workload), size_(base.size) {
+    if (!sweep || cx.latency_ns <= 0) return;
+    for (const char* path : {"tma", "cp_async", "staged"}) {
+      try {
+        if (const auto plan = plan_for(cx, workload_, size_, path)) paths_.push_back({path, plan->stages, {}});
+      } catch (const std::exception& e) {
+        cx.progress(workload_ + " " + size_ + ": no planner pairing on " + path + ": " + e.what());
+      }
+    }
+  }
+
+  /// Row `index` of cx.rep.rows was just timed with `ls`.
+  void offer(const context& cx, std::size_t index, const std::vector<launcher>& ls) {
+    const row& r = cx.rep.rows[index];
+    if (ls.empty() || r.workload != workload_ || r.size != size_) return;
+    for (path_state& p : paths_) {
+      if (r.path != p.path) continue;
+      const auto [planned, best] = indices(cx, p);
+      if (index == planned || index == best) p.kept[index] = ls;
+      for (auto it = p.kept.begin(); it != p.kept.end();) it = it->first == planned || it->first == best ? std::next(it) : p.kept.erase(it);
+    }
+  }
+
+  void pair(context& cx) {
+    std::vector<path_state> paths = std::move(paths_);  // every kept launcher goes with it
+    paths_.clear();
+    for (path_state& p : paths) {
+      if (cx.over_budget()) {
+        cx.progress(workload_ + " " + size_ + ": planner pairing skipped: the time budget of this mode is used up");
+        return;
+      }
+      const auto [planned, best] = indices(cx, p);
+      const auto lp = p.kept.find(planned), lb = p.kept.find(best);
+      if (planned == best || lp == p.kept.end() || lb == p.kept.end()) continue;
+      pair_rows(cx, planned, lp->second, best, lb->second);
+    }
+  }
+
+ private:
+  static constexpr std::size_t none = ~std::size_t(0);
+  struct path_state {
+    std::string path;
+    int stages = 0;                                     ///< the plan's
+    std::map<std::size_t, std::vector<launcher>> kept;  ///< row index -> the launchers that timed it
+  };
+  /// The planned and the best point's row indices in cx.rep.rows (`none` where there is none).
+  std::pair<std::size_t, std::size_t> indices(const context& cx, const path_state& p) const {
+    const planner_points pts = planner_points_of(cx, workload_, size_, p.path, p.stages);
+    auto at = [&](const row* x) { return x ? std::size_t(x - cx.rep.rows.data()) : none; };
+    return {at(pts.planned), at(pts.best)};
+  }
+  std::string workload_, size_;
+  std::vector<path_state> paths_;
+};
+
 /// Run the kernel variants of `list` that match `select`, as main-table rows or sweep rows. With
 /// `pair`, then time porter/automatic against the fastest forced path again in alternating rounds
-/// (pair_automatic: the workloads whose targets compare the two).
+/// (pair_automatic: the workloads whose targets compare the two). With `planner`, offer it every ok
+/// row and its launchers (planner_pairing keeps those it may pair later).
 template <class Problem, class Select>
 void run_variants(context& cx, const std::vector<variant<Problem>>& list, Select select, const row& base,
                   const std::vector<Problem>& sets, const std::function<void()>& poison,
-                  const std::function<verdict()>& verify, bool sweep_only, bool pair = false) {
+                  const std::function<verdict()>& verify, bool sweep_only, bool pair = false, planner_pairing* planner = nullptr) {
   kept_launchers kept;
   for (const auto& v : list) {
     if (!select(v.d)) continue;
@@ -248,8 +323,8 @@ void run_variants(context& cx, const std::vector<variant<Problem>>& list, Select
       cx.rep.rows.push_back(r);
       continue;
     }
+    std::vector<launcher> ls;
     if (prepare(cx, v.d, r)) {
-      std::vector<launcher> ls;
       try {
         if (v.resolved && !sets.empty()) r.kernel += " [" + v.resolved(sets[0]) + "]";
         for (const auto& p : sets) ls.push_back(v.bind(p, r.grid));
@@ -259,9 +334,12 @@ void run_variants(context& cx, const std::vector<variant<Problem>>& list, Select
         r.status = std::string("FAILED: ") + e.what();
       }
       if (r.ok()) check_and_time(cx, r, ls, poison, verify);
-      if (pair && r.ok() && !sweep_only && r.impl == "porter") kept.emplace_back(cx.rep.rows.size(), std::move(ls));
     }
+    const std::size_t index = cx.rep.rows.size();
     cx.rep.rows.push_back(r);
+    if (!r.ok()) continue;
+    if (planner) planner->offer(cx, index, ls);
+    if (pair && !sweep_only && r.impl == "porter") kept.emplace_back(index, std::move(ls));
   }
   if (pair && !sweep_only) pair_automatic(cx, kept);
 }
@@ -542,14 +620,16 @@ void run_stream(context& cx) {
   if (cx.latency_ns <= 0) measure_memory(cx);
 
   const std::vector<stream_problem> sets = {{x.f(), y.f(), n, a, b}};
+  planner_pairing planner(cx, base, cx.opt.sweep);  // after measure_memory and the D2D ceiling: the plan reads both
   auto porter_or_manual_default = [](const kernel_desc& d) { return is_default(d, default_stages_stream); };
-  run_variants(cx, cx.reg.stream, porter_or_manual_default, base, sets, poison, axpb_ok, false, true);
+  run_variants(cx, cx.reg.stream, porter_or_manual_default, base, sets, poison, axpb_ok, false, true, &planner);
   add_kokkos_rows(cx, base);
   if (cx.opt.sweep) {
     auto others = [](const kernel_desc& d) { return !is_default(d, default_stages_stream); };
-    run_variants(cx, cx.reg.stream, others, base, sets, poison, axpb_ok, true);
+    run_variants(cx, cx.reg.stream, others, base, sets, poison, axpb_ok, true, false, &planner);
   }
   compare_checksums(cx, base.workload, base.size);
+  planner.pair(cx);
   for (auto& r : cx.rep.rows)
     if (r.workload == "stream" && r.ok()) r.ratio = cx.d2d_gbs > 0 ? r.rate / cx.d2d_gbs : 0;
 }
@@ -582,11 +662,15 @@ void run_stencil(context& cx, int radius) {
   };
   const std::vector<stencil_problem> sets = {{in.f(), out.f(), h, w}};
   const auto& list = cx.reg.stencil[radius];
-  run_variants(cx, list, [](const kernel_desc& d) { return is_default(d, default_stages_stencil); }, base, sets, poison, verify, false, true);
+  planner_pairing planner(cx, base, cx.opt.sweep);  // run_stream measured the latency and the D2D rate the plan reads
+  run_variants(cx, list, [](const kernel_desc& d) { return is_default(d, default_stages_stencil); }, base, sets, poison, verify, false, true,
+               &planner);
   add_kokkos_rows(cx, base);
   if (cx.opt.sweep)
-    run_variants(cx, list, [](const kernel_desc& d) { return !is_default(d, default_stages_stencil); }, base, sets, poison, verify, true);
+    run_variants(cx, list, [](const kernel_desc& d) { return !is_default(d, default_stages_stencil); }, base, sets, poison, verify, true,
+                 false, &planner);
   compare_checksums(cx, base.workload, base.size);
+  planner.pair(cx);
   for (auto& r : cx.rep.rows)
     if (r.workload == base.workload && r.ok()) r.ratio = cx.d2d_gbs > 0 ? r.rate / cx.d2d_gbs : 0;
 }
@@ -701,18 +785,22 @@ verdict check_gemm_output(context& cx, const float* c, const float* cref, long l
 }
 
 /// The porter and hand-written rows of a GEMM workload: the variants of `list` at `default_stages`
-/// (and, with `sweep`, the other stage counts as sweep rows), the paths' checksums compared, and
-/// every ok row's ratio to `ceiling_rate` (cuBLAS at the same size; 0: none).
+/// (and, with `sweep`, the other stage counts as sweep rows, then the planner's point re-timed
+/// against the best point: planner_pairing), the paths' checksums compared, and every ok row's ratio
+/// to `ceiling_rate` (cuBLAS at the same size; 0: none). Call it after the cuBLAS row (whose rate is
+/// the planner's demand) and measure_memory.
 template <class Problem>
 void run_gemm_variants(context& cx, const std::vector<variant<Problem>>& list, int default_stages, const row& base,
                        const std::vector<Problem>& sets, const std::function<void()>& poison, const std::function<verdict()>& verify,
                        bool sweep, double ceiling_rate) {
+  planner_pairing planner(cx, base, sweep);
   run_variants(cx, list, [default_stages](const kernel_desc& d) { return is_default(d, default_stages); }, base, sets, poison, verify,
-               false, true);
+               false, true, &planner);
   if (sweep)
     run_variants(cx, list, [default_stages](const kernel_desc& d) { return !is_default(d, default_stages); }, base, sets, poison,
-                 verify, true);
+                 verify, true, false, &planner);
   compare_checksums(cx, base.workload, base.size);
+  planner.pair(cx);
   for (auto& r : cx.rep.rows)
     if (r.workload == base.workload && r.size == base.size && r.ok()) r.ratio = ceiling_rate > 0 ? r.rate / ceiling_rate : 0;
 }
