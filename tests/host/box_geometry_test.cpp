@@ -10,6 +10,11 @@
 //   row in bytes.
 // - interior_chunk (one address per chunk) equals locate_chunk's address for every chunk of boxes
 //   that lie inside the tensor, at random shapes, strides and origins, ranks 1..5.
+// - first_stepped (the stepped walk of the cp_async copies: a thread's first chunk once, then two
+//   constant steps) gives interior_chunk's address and landing_offset's offset for every chunk
+//   k + j*n of every thread, for every copying set n that steps_by_constants admits, on dense and
+//   swizzled 2D boxes of 1..16-byte elements; and a step steps_by_constants refuses (one row of a
+//   swizzled box) would land chunks at the wrong offsets.
 // - make_tiled_source fills interior_end from the extents.
 #include <cstdint>
 #include <limits>
@@ -189,6 +194,84 @@ TEST(BoxGeometry, InteriorChunkAddressMatchesTheBoundsCheckedWalk) {
   check_interior_chunk<box<e16, 8, 8>, 8>(rng, 3000);
   check_interior_chunk<box<e16, 5, 3>, 4>(rng, 3000);
   check_interior_chunk<box<std::uint16_t, 7, 10>, 1>(rng, 3000);
+}
+
+// Every admitted copying set n (1..1024 threads) of one box on a few random sources: thread t's
+// walk from first_stepped against interior_chunk / landing_offset for each of its chunks. Sets
+// `cases` to the number of (n, source) cases walked; counts, into `refused_wrong`, the refused steps
+// of one whole row under which a constant step would have landed some chunk elsewhere.
+template <class Box>
+void check_stepped_walk(std::mt19937_64& rng, int& cases, int& refused_wrong) {
+  using porter::detail::first_stepped;
+  using porter::detail::interior_chunk;
+  using porter::detail::landing_offset;
+  using porter::detail::steps_by_constants;
+  constexpr unsigned total = unsigned(porter::detail::box_chunks<Box, 16>);
+  constexpr std::int64_t esize = sizeof(typename Box::element_type);
+  cases = 0;
+  for (int c = 0; c < 3; ++c) {
+    // Row pitches: dense, padded by 16 bytes, and far above 2^32 bytes; origins anywhere inside.
+    const std::int64_t pad = c == 0 ? 0 : c == 1 ? 16 / esize : (std::int64_t(1) << 33) / esize;
+    const std::int64_t ext[2] = {Box::dim(0) + std::int64_t(rng() % 5000), Box::dim(1) + std::int64_t(rng() % 300) * (16 / esize)};
+    const std::int64_t str[2] = {ext[1] + pad, 1};
+    const tiled_source<Box> src = fake_source<Box>(std::uintptr_t(1) << 44, ext, str);
+    const coord<2> at{int(rng() % std::uint64_t(ext[0] - Box::dim(0) + 1)),
+                      int(rng() % std::uint64_t((ext[1] - Box::dim(1)) / (16 / esize) + 1)) * int(16 / esize)};
+    if (!porter::detail::box_inside<Box>(src, at) || porter::detail::box_chunk_bytes<Box>(src, at) != 16u) {
+      ADD_FAILURE() << "the case's box must be interior with 16-byte chunks";
+      return;
+    }
+    for (unsigned n = 1; n <= 1024; ++n) {
+      const unsigned step_bytes = n * 16u;
+      if (!steps_by_constants<Box>(step_bytes)) continue;
+      ++cases;
+      for (unsigned t = 0; t < n && t < total; ++t) {
+        const porter::detail::stepped_chunks w = first_stepped<Box>(src, at, t, step_bytes);
+        const unsigned char* a = w.src;
+        std::uint32_t o = w.dst;
+        for (unsigned k = t; k < total; k += n, a += w.src_step, o += w.dst_step) {
+          ASSERT_EQ(a, (interior_chunk<Box, 16>(src, at, k))) << "n " << n << " thread " << t << " chunk " << k << " source " << c;
+          ASSERT_EQ(o, landing_offset<Box>(k * 16)) << "n " << n << " thread " << t << " chunk " << k << " source " << c;
+        }
+      }
+    }
+    // The step of one row (n = inner_bytes / 16) is refused on a swizzled box: a row moves the XOR.
+    if constexpr (Box::swizzle_mode != porter::swizzle::none) {
+      const unsigned row = unsigned(Box::inner_bytes);
+      EXPECT_FALSE(steps_by_constants<Box>(row));
+      bool wrong = false;
+      for (unsigned k = 0; k + row / 16 < total && !wrong; ++k)
+        wrong = landing_offset<Box>(k * 16) + row != landing_offset<Box>(k * 16 + row);
+      refused_wrong += wrong;
+    }
+  }
+}
+
+TEST(BoxGeometry, SteppedWalkMatchesInteriorChunkAndLandingOffset) {
+  using porter::swizzle;
+  using porter::swizzled;
+  std::mt19937_64 rng(13);
+  int refused_wrong = 0, cases = 0;
+#define WALK(...)                                                   \
+  check_stepped_walk<__VA_ARGS__>(rng, cases, refused_wrong);       \
+  EXPECT_GT(cases, 0) << #__VA_ARGS__ << ": no copying set admitted"
+  // Dense: sgemm's cp_async boxes, a bf16 GEMM tile, rows of 16 B .. 1 KiB, 1..16-byte elements.
+  WALK(box<float, 16, 128>);
+  WALK(box<float, 8, 128>);
+  WALK(box<float, 32, 64>);
+  WALK(box<std::uint16_t, 128, 64>);
+  WALK(box<std::uint8_t, 9, 16>);
+  WALK(box<double, 5, 128>);
+  WALK(box<e16, 12, 4>);
+  WALK(box<float, 3, 12>);  // 48-byte rows
+  // Swizzled: the row is one span; the admitted steps are whole atoms of 8 rows.
+  WALK(swizzled<box<std::uint16_t, 64, 64>, swizzle::b128>);
+  WALK(swizzled<box<std::uint16_t, 128, 32>, swizzle::b64>);
+  WALK(swizzled<box<float, 16, 8>, swizzle::b32>);
+  WALK(swizzled<box<std::uint8_t, 12, 128>, swizzle::b128>);  // 1.5 atoms
+  WALK(swizzled<box<double, 40, 16>, swizzle::b128>);
+#undef WALK
+  EXPECT_EQ(refused_wrong, 15) << "a one-row step on every swizzled box and source lands some chunk elsewhere";
 }
 
 TEST(BoxGeometry, MakeTiledSourceFillsInteriorEnd) {

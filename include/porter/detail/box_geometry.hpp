@@ -139,4 +139,38 @@ template <class Box>
 inline constexpr unsigned interior_step_unit =
     Box::swizzle_mode == swizzle::none ? unsigned(Box::inner_bytes) : unsigned(swizzle_atom_bytes(Box::swizzle_mode));
 
+/// The stepped walk of a 2D box wholly inside the tensor (box_inside), in 16-byte chunks, n threads
+/// copying (thread t takes chunks t, t + n, t + 2n, ...): where a thread's chunk k comes from and
+/// lands, and the constant steps to its chunk k + n. The cp_async copies use it
+/// (porter/cp_async/copy.hpp); tests/host/box_geometry_test.cpp checks it against interior_chunk and
+/// landing_offset for every chunk.
+struct stepped_chunks {
+  const unsigned char* src;  ///< global address of chunk k (interior_chunk<Box, 16>)
+  std::uint64_t src_step;    ///< bytes from it to chunk k + n in the tensor
+  std::uint32_t dst;         ///< its landing offset in the buffer, swizzle applied (landing_offset)
+  std::uint32_t dst_step;    ///< bytes from it to chunk k + n in shared memory (step_bytes = n x 16)
+};
+
+/// True when a step of n 16-byte chunks (step_bytes = n x 16) is whole swizzle atoms of Box (whole
+/// rows when dense, interior_step_unit): every chunk of one thread then keeps its column and its
+/// swizzle XOR, so first_stepped's constant steps hold. 2D boxes only.
+template <class Box>
+PORTER_HOST_DEVICE PORTER_FORCEINLINE constexpr bool steps_by_constants(unsigned step_bytes) {
+  return Box::rank == 2 && step_bytes % interior_step_unit<Box> == 0;
+}
+
+/// Chunk k's address and landing offset, computed once (interior_chunk, landing_offset), and the
+/// steps to chunk k + n: step_bytes in shared memory, step_bytes / inner_bytes rows (times stride[0]
+/// elements) in the tensor. Preconditions: steps_by_constants<Box>(step_bytes), box_inside, and 16-
+/// byte chunks (box_chunk_bytes == 16). The caller keeps the running address and offset in locals
+/// of its own: nvcc 13.0 gave a loop that advanced this struct's fields one more instruction.
+template <class Box, class Src>
+PORTER_HOST_DEVICE PORTER_FORCEINLINE stepped_chunks first_stepped(const Src& src, const coord<Box::rank>& at, unsigned k,
+                                                                   unsigned step_bytes) {
+  return stepped_chunks{interior_chunk<Box, 16>(src, at, k),
+                        std::uint64_t(step_bytes / unsigned(Box::inner_bytes)) * std::uint64_t(src.stride[0]) *
+                            sizeof(typename Box::element_type),
+                        landing_offset<Box>(k * 16), step_bytes};
+}
+
 }  // namespace porter::detail

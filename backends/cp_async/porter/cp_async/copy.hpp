@@ -68,21 +68,21 @@ struct cp_async_copy {
         unsigned char* d = reinterpret_cast<unsigned char*>(dst);
         if constexpr (Box::rank == 2 && total >= 1024) {
           // A 2D box whose CTA-wide step (nthreads chunks) is whole swizzle atoms (whole rows when
-          // dense; steps_by_constants): every chunk of this thread is in the same column and lands
-          // at the same XOR, so the next chunk is a constant step_bytes further in shared memory and
-          // step_bytes / inner_bytes rows further in the tensor (first_stepped, shared with the
-          // fixed-count loop below). Two adds per chunk instead of the row split, the 64-bit
-          // multiply-add and the swizzle (porter-bench's bf16 GEMMs: 4 + 8 chunks of 16 bytes per
-          // thread per stage at 256 threads, 8 + 16 in the wgmma producer warpgroup's 128; that GEMM
-          // on cp_async ran 1.10-1.15x faster on the H200).
+          // dense; detail::steps_by_constants): every chunk of this thread is in the same column and
+          // lands at the same XOR, so the next chunk is a constant step_bytes further in shared
+          // memory and step_bytes / inner_bytes rows further in the tensor (detail::first_stepped,
+          // shared with the fixed-count loop below). Two adds per chunk instead of the row split,
+          // the 64-bit multiply-add and the swizzle (porter-bench's bf16 GEMMs: 4 + 8 chunks of 16
+          // bytes per thread per stage at 256 threads, 8 + 16 in the wgmma producer warpgroup's
+          // 128; that GEMM on cp_async ran 1.10-1.15x faster on the H200).
           // Boxes of 16 KiB (1,024 chunks) or more only, a compile-time rule: below that a CTA
           // often holds a box with one chunk per thread, and there the stepped loop's setup and
           // test cost more than they save (H200, session 28: smallgemm's 64-chunk boxes in 256
           // threads 6% slower on cp_async; nvcc 13.0 keeps the loop's test after the one chunk even
           // when porter::cta_threads<N> fixes the count).
           const unsigned step_bytes = ctx.nthreads * 16u;
-          if (steps_by_constants<Box>(step_bytes)) {
-            const stepped_chunks c = first_stepped<Box>(src, at, k, step_bytes);
+          if (detail::steps_by_constants<Box>(step_bytes)) {
+            const detail::stepped_chunks c = detail::first_stepped<Box>(src, at, k, step_bytes);
             const unsigned char* s = c.src;
             for (std::uint32_t o = c.dst; k < total; k += ctx.nthreads, o += c.dst_step, s += c.src_step) issue<16>(d + o, s, 16);
             return;
@@ -103,7 +103,7 @@ struct cp_async_copy {
           const unsigned per = total >> (31 - __clz(ctx.nthreads));
           if constexpr (Box::rank == 2) {
             const unsigned step_bytes = ctx.nthreads * 16u;
-            if (per > 1u && steps_by_constants<Box>(step_bytes)) {
+            if (per > 1u && detail::steps_by_constants<Box>(step_bytes)) {
               // More than one chunk per thread and a CTA-wide step of whole swizzle atoms
               // (steps_by_constants): the stepped walk above without its bound test, unrolled
               // completely. The first chunk's address and landing offset once (first_stepped), then
@@ -116,7 +116,7 @@ struct cp_async_copy {
               // +1.8% (predicted +0.5-1.5%), 1.066x -> 1.085x the hand-written cp.async pipeline;
               // 4096^3 x2 the same. One chunk per thread (lower_fixed2d's 8 x 128 box) keeps the
               // loop below and its PTX.
-              const stepped_chunks c = first_stepped<Box>(src, at, k, step_bytes);
+              const detail::stepped_chunks c = detail::first_stepped<Box>(src, at, k, step_bytes);
               const unsigned char* s = c.src;
               std::uint32_t o = c.dst;
 #pragma unroll
@@ -173,38 +173,6 @@ struct cp_async_copy {
   }
 
  private:
-  /// The stepped walk of a 2D interior box (copy_box): where this thread's first chunk comes from
-  /// and lands, and the constant steps to each of its further chunks.
-  struct stepped_chunks {
-    const unsigned char* src;  ///< global address of the thread's chunk
-    std::uint64_t src_step;    ///< bytes to the thread's next chunk in the tensor
-    std::uint32_t dst;         ///< its landing offset in the buffer (swizzle applied)
-    std::uint32_t dst_step;    ///< bytes to it in shared memory (nthreads x 16)
-  };
-
-  /// True when a CTA-wide step of 16-byte chunks (step_bytes = nthreads x 16) is whole swizzle
-  /// atoms of Box (whole rows when dense, detail::interior_step_unit): every chunk of one thread
-  /// then keeps its column and its swizzle XOR, so first_stepped's steps hold. 2D boxes only.
-  template <class Box>
-  static PORTER_DEVICE PORTER_FORCEINLINE bool steps_by_constants(unsigned step_bytes) {
-    return Box::rank == 2 && step_bytes % detail::interior_step_unit<Box> == 0;
-  }
-
-  /// Chunk k's address and landing offset, computed once (detail::interior_chunk,
-  /// detail::landing_offset), and the steps to chunk k + nthreads: step_bytes (nthreads x 16) in
-  /// shared memory, step_bytes / inner_bytes rows (times stride[0] elements) in the tensor.
-  /// steps_by_constants<Box>(step_bytes) must hold. Both of copy_box's stepped loops keep the
-  /// address and offset in locals of their own: nvcc 13.0 gave lower_wide2d one more instruction
-  /// when the loop advanced the struct's fields.
-  template <class Box>
-  static PORTER_DEVICE PORTER_FORCEINLINE stepped_chunks first_stepped(const tiled_source<Box>& src, const coord<Box::rank>& at,
-                                                                       unsigned k, unsigned step_bytes) {
-    return stepped_chunks{detail::interior_chunk<Box, 16>(src, at, k),
-                          std::uint64_t(step_bytes / unsigned(Box::inner_bytes)) * std::uint64_t(src.stride[0]) *
-                              sizeof(typename Box::element_type),
-                          detail::landing_offset<Box>(k * 16), step_bytes};
-  }
-
   template <unsigned W>
   static PORTER_DEVICE PORTER_FORCEINLINE void issue(void* dst, const void* src, unsigned valid) {
     if constexpr (W == 16) ptx::cp_async_cg_16(dst, src, valid);
