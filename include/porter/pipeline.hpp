@@ -105,6 +105,11 @@ inline constexpr cta_threads_t<N> cta_threads{};
 /// its L2 reads by the cluster size. Before a refill, thread 0 of every CTA arrives on the stage's
 /// EMPTY barrier in every CTA of the cluster and waits until every CTA has (porter/tma/protocol.hpp,
 /// CLUSTER MULTICAST); the other threads do not wait, and no cluster barrier runs per step.
+/// Cost: that wait makes the CTAs of a cluster refill in step with one another, and while thread 0
+/// waits, its CTA waits at the next CTA barrier. Kernels with long, byte-bound steps gain (the bf16
+/// mma.sync GEMM, clusters of 2 sharing B: 1.04x on an H100); a kernel with short, compute-bound
+/// steps loses (the SIMT sgemm of bench/ports, 16 K-rows per step: 0.79x, barrier stalls 17.7% ->
+/// 39.9% under ncu; session 44). Time both with and without clusters.
 /// On cp_async and staged, and in a launch without clusters, every CTA copies its own boxes and the
 /// ring is an ordinary one (the same bytes land).
 /// Preconditions: every thread of every CTA of the cluster constructs the ring at the same shared
