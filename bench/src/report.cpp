@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <sstream>
@@ -22,6 +23,45 @@ std::string format_time(double ms) {
   if (ms >= 1.0) std::snprintf(b, sizeof b, "%.3f ms", ms);
   else std::snprintf(b, sizeof b, "%.1f us", ms * 1e3);
   return b;
+}
+
+std::optional<double> metric_number(const std::string& v) {
+  std::string d;
+  for (char c : v)
+    if (c != ',') d += c;
+  while (!d.empty() && d.back() == ' ') d.pop_back();
+  if (d.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double x = std::strtod(d.c_str(), &end);
+  if (end == nullptr || *end != '\0' || !std::isfinite(x)) return std::nullopt;
+  return x;
+}
+
+std::optional<double> stall_line::number(const std::string& name) const {
+  for (const auto& [k, v] : metrics)
+    if (k == name) return metric_number(v);
+  return std::nullopt;
+}
+
+bool parse_stall_label(const std::string& label, stall_line& s) {
+  // From the end: " S=<stages>", then " <impl>/<path>", then "<workload>[ <size>]".
+  const auto s_at = label.rfind(" S=");
+  if (s_at == std::string::npos || s_at == 0) return false;
+  const std::string n = label.substr(s_at + 3);
+  if (n.empty() || n.size() > 3 || n.find_first_not_of("0123456789") != std::string::npos) return false;
+  const auto ip_at = label.rfind(' ', s_at - 1);
+  if (ip_at == std::string::npos || ip_at == 0) return false;
+  const std::string ip = label.substr(ip_at + 1, s_at - ip_at - 1);
+  const auto slash = ip.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == ip.size()) return false;
+  const std::string head = label.substr(0, ip_at);
+  const auto sp = head.find(' ');
+  s.workload = head.substr(0, sp);
+  s.size = sp == std::string::npos ? "" : head.substr(sp + 1);
+  s.impl = ip.substr(0, slash);
+  s.path = ip.substr(slash + 1);
+  s.stages = std::stoi(n);
+  return true;
 }
 
 bool report::any_failed() const {

@@ -1,6 +1,7 @@
 // bench/src/report.hpp — porter-bench's results: rows, targets, planner lines, stall reasons, and
 // their table (stdout), CSV and JSON forms.
 #pragma once
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,10 +76,27 @@ struct planner_line {
 
 /// ncu metrics of one kernel launch.
 struct stall_line {
-  std::string label;        ///< e.g. "stream porter/tma S=4"
+  std::string label;        ///< e.g. "stream porter/tma S=4", "sgemm 4096^3 porter/tma S=4"
   std::string kernel;       ///< kernel name as ncu printed it
+  /// The variant the label names (parse_stall_label); empty and 0 when it names none (the copy
+  /// kernel) or when ncu's kernel did not match the one the child launched at that place.
+  std::string workload, size, impl, path;
+  int stages = 0;
   std::vector<std::pair<std::string, std::string>> metrics;  ///< metric -> value (as printed)
+  /// The metric shown as `name` as a number (metric_number), nullopt when the line lacks it or ncu
+  /// printed no number ("n/a").
+  std::optional<double> number(const std::string& name) const;
 };
+
+/// A value as ncu's CSV prints it: "74.83", "402,653,184" (thousands separators); nullopt when it is
+/// not a number ("n/a", empty).
+std::optional<double> metric_number(const std::string& v);
+
+/// Fill s.workload, s.size, s.impl, s.path and s.stages from `label` as the ncu child writes it:
+/// "<workload>[ <size>] <impl>/<path> S=<stages>", e.g. "bf16gemm 4096^3 porter-wgmma/tma S=4" or
+/// "ports/cutlass porter/tma S=4". False, and `s` unchanged, when the label has no "<impl>/<path>
+/// S=<n>" tail (e.g. "stream copy-kernel").
+bool parse_stall_label(const std::string& label, stall_line& s);
 
 /// Which mechanism moved each porter path's bytes on one workload (porter::copy_mechanisms over
 /// the workload's copies, every source of a step summed).

@@ -3,6 +3,7 @@
 // forced path" (workloads.cpp pair_automatic) and "planner: ... planned S=k within 5% of the best
 // point" (workloads.cpp planner_pairing, analysis.cpp planner_line_of) take the paired ratio only
 // when the pairing compared exactly the two rows the target compares, else the two medians' ratio.
+// Then how run_ncu's stall lines name their variant and read their numbers.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -259,6 +260,41 @@ TEST(PlannerReport, AnUnpairedLineHasNoPairedFields) {
   EXPECT_EQ(line.find("\"paired_ratio\""), std::string::npos) << line;
   EXPECT_EQ(line.find("paired_rounds"), std::string::npos) << line;
   EXPECT_EQ(cx.rep.table().find("x paired"), std::string::npos);
+}
+
+// ---- stall lines -----------------------------------------------------------------------------------
+
+TEST(StallLabel, SplitsWorkloadSizeImplPathAndStages) {
+  pb::stall_line s;
+  ASSERT_TRUE(pb::parse_stall_label("bf16gemm 4096^3 porter-wgmma-setmaxnreg/tma S=4", s));
+  EXPECT_EQ(s.workload, "bf16gemm");
+  EXPECT_EQ(s.size, "4096^3");
+  EXPECT_EQ(s.impl, "porter-wgmma-setmaxnreg");
+  EXPECT_EQ(s.path, "tma");
+  EXPECT_EQ(s.stages, 4);
+  pb::stall_line p;
+  ASSERT_TRUE(pb::parse_stall_label("ports/cutlass porter/cp_async S=6", p));
+  EXPECT_EQ(p.workload, "ports/cutlass");
+  EXPECT_EQ(p.size, "");
+  EXPECT_EQ(p.impl, "porter");
+  EXPECT_EQ(p.path, "cp_async");
+  EXPECT_EQ(p.stages, 6);
+  pb::stall_line c;
+  EXPECT_FALSE(pb::parse_stall_label("stream copy-kernel", c)) << "the copy kernel names no variant";
+  EXPECT_TRUE(c.workload.empty());
+  EXPECT_FALSE(pb::parse_stall_label("sgemm 4096^3 porter/tma S=x", c));
+}
+
+TEST(StallLabel, MetricNumbersAsNcuPrintsThem) {
+  EXPECT_DOUBLE_EQ(*pb::metric_number("74.83"), 74.83);
+  EXPECT_DOUBLE_EQ(*pb::metric_number("402,653,184"), 402653184.0);
+  EXPECT_FALSE(pb::metric_number("n/a"));
+  EXPECT_FALSE(pb::metric_number(""));
+  pb::stall_line s;
+  s.metrics = {{"long_scoreboard%", "0.74"}, {"tensor_pipe%", "n/a"}};
+  EXPECT_DOUBLE_EQ(*s.number("long_scoreboard%"), 0.74);
+  EXPECT_FALSE(s.number("tensor_pipe%"));
+  EXPECT_FALSE(s.number("fma_pipe%"));
 }
 
 }  // namespace
