@@ -6,12 +6,14 @@
 // cub, Kokkos, Triton and torch for stream and of cuBLAS, Triton and torch.matmul for sgemm) and, per
 // workload and path, to the hand-written pipeline of the same path and tiling (porter/tma vs
 // manual/tma, porter/cp_async vs manual/cp_async and, for smallgemm, vs the cuda::pipeline
-// version), each at its best stage count: docs/design.md, invariant 7, "zero cost".
+// version), each at its best stage count: docs/design.md, invariant 7, "zero cost". The ncu targets
+// (evaluate_ncu_targets) judge two Nsight Compute metrics of the best porter GEMM of each kind.
 #include <porter/planner.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -494,6 +496,155 @@ void evaluate_targets(context& cx) {
       t.detail = "the sweep has no result at the planned or any stage count";
     }
     cx.rep.targets.push_back(t);
+  }
+}
+
+// ---- ncu targets -----------------------------------------------------------------------------------
+
+namespace {
+
+/// A GEMM kind that the ncu targets judge: the porter rows of `workload` whose impl `member` accepts,
+/// and the pipe that does its arithmetic (`pipe`: the stall line's metric as k_metrics in ncu.cpp
+/// shows it; `pipe_metric`: ncu's name).
+struct ncu_gemm_kind {
+  std::string title;  ///< e.g. "bf16gemm wgmma"
+  std::string workload;
+  std::function<bool(const std::string& impl)> member;
+  std::string pipe, pipe_words, pipe_metric;
+};
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+/// sgemm and smallgemm (fp32, FFMA on the FMA pipe: every porter row, porter-nested and
+/// porter-swizzled included); bf16gemm with mma.sync (porter, the forced schedules, porter-roles*,
+/// porter-multicast: the HMMA pipe) and with wgmma (porter-wgmma*: the GMMA pipe).
+const std::vector<ncu_gemm_kind>& ncu_gemm_kinds() {
+  static const std::string fma = "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active";
+  static const std::vector<ncu_gemm_kind> kinds = {
+      {"sgemm (fp32 FFMA)", "sgemm", [](const std::string& i) { return starts_with(i, "porter"); }, "fma_pipe%", "FMA pipe", fma},
+      {"smallgemm (fp32 FFMA)", "smallgemm", [](const std::string& i) { return starts_with(i, "porter"); }, "fma_pipe%", "FMA pipe",
+       fma},
+      {"bf16gemm mma.sync", "bf16gemm",
+       [](const std::string& i) { return starts_with(i, "porter") && !starts_with(i, "porter-wgmma"); }, "tensor_pipe%",
+       "tensor pipe (HMMA)", "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"},
+      {"bf16gemm wgmma", "bf16gemm", [](const std::string& i) { return starts_with(i, "porter-wgmma"); }, "tensor_gmma_pipe%",
+       "tensor pipe (GMMA)", "sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active"},
+  };
+  return kinds;
+}
+
+/// "4096^3 x2" is a row at the size "4096^3" that ncu profiled (the " xN" counts buffer sets).
+bool at_size(const std::string& row_size, const std::string& ncu_size) {
+  return row_size == ncu_size || row_size.rfind(ncu_size + " ", 0) == 0;
+}
+
+/// The stall line judged for kind `k`, and in words how it was chosen (or, with no line, why none).
+struct ncu_pick {
+  const stall_line* line = nullptr;
+  std::string how;
+};
+
+/// The best porter kernel of kind `k`: the fastest ok main-table row of the kind at the size the ncu
+/// pass profiled, and the stall line of the same impl, path and stages. Without such rows (the ncu
+/// pass ran alone: --ncu-only), the kind's stall line with the shortest kernel duration (time_ns).
+ncu_pick pick_ncu_line(const context& cx, const ncu_gemm_kind& k) {
+  ncu_pick p;
+  std::vector<const stall_line*> lines;
+  for (const auto& s : cx.rep.stalls)
+    if (s.workload == k.workload && k.member(s.impl)) lines.push_back(&s);
+  if (lines.empty()) {
+    p.how = "ncu profiled no " + k.title + " porter kernel in this run (workload not run, or not built for or not run on this GPU)";
+    return p;
+  }
+  const std::string size = lines.front()->size;
+  const row* best = best_row(cx, [&](const row& r) {
+    return r.workload == k.workload && !r.sweep_only && k.member(r.impl) && at_size(r.size, size);
+  });
+  if (best) {
+    for (const stall_line* s : lines)
+      if (s->impl == best->impl && s->path == best->path && s->stages == best->stages) {
+        p.line = s;
+        break;
+      }
+    const std::string chosen = "the fastest " + k.title + " porter row at " + best->size + " in this run: " + describe(*best);
+    p.how = p.line ? chosen : "ncu has no line for " + chosen;
+    return p;
+  }
+  double shortest = 0;
+  for (const stall_line* s : lines) {
+    const std::optional<double> t = s->number("time_ns");
+    if (t && (!p.line || *t < shortest)) {
+      p.line = s;
+      shortest = *t;
+    }
+  }
+  p.how = p.line ? "no timed rows at " + size + " (--ncu-only): picked by the ncu pass's own kernel duration, the shortest of the kind's " +
+                       std::to_string(lines.size()) + " kernels (" + format_double(shortest / 1e3, 1) +
+                       " us, one launch, --clock-control none)"
+                 : "no timed rows at " + size + " (--ncu-only), and no kernel duration (time_ns) in the ncu pass to pick the best by";
+  return p;
+}
+
+std::string percent(const std::optional<double>& v) { return v ? format_double(*v, 2) + "%" : std::string("not measured"); }
+
+}  // namespace
+
+void evaluate_ncu_targets(context& cx) {
+  static const char* const ls_metric = "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct";
+  constexpr double ls_goal = 5, pipe_goal = 70;  // issue 9: "< 5% of issue slots", ">= 70%"
+  for (const ncu_gemm_kind& k : ncu_gemm_kinds()) {
+    target ls, pipe;
+    ls.name = "ncu " + k.title + ": best porter kernel's long-scoreboard stalls < 5% of active warp cycles";
+    ls.goal = ls_goal;
+    pipe.name = "ncu " + k.title + ": best porter kernel's " + k.pipe_words + " active >= 70%";
+    pipe.goal = pipe_goal;
+    const ncu_pick p = pick_ncu_line(cx, k);
+    if (!p.line) {
+      const std::string why = cx.rep.stalls.empty()
+                                  ? "the ncu pass gave no results" + (cx.rep.stalls_note.empty() ? std::string() : " (" + cx.rep.stalls_note + ")")
+                                  : p.how;
+      ls.verdict = pipe.verdict = "n/a";
+      ls.detail = pipe.detail = "not measured: " + why;
+    } else {
+      const stall_line& s = *p.line;
+      const std::optional<double> lv = s.number("long_scoreboard%"), pv = s.number(k.pipe);
+      // Both metrics in both targets; on the bf16 kinds the other tensor pipe's too (whether
+      // ncu's HMMA metric also counts wgmma is for a run to show).
+      std::string judged = s.label + " (" + s.kernel.substr(0, 80) + "), " + p.how + "; long_scoreboard " + percent(lv) + ", " +
+                           k.pipe + " " + percent(pv);
+      for (const char* other : {"tensor_pipe%", "tensor_gmma_pipe%"})
+        if (k.workload == "bf16gemm" && k.pipe != other && s.number(other)) judged += std::string(", ") + other + " " + percent(s.number(other));
+      const std::string missing = " not in ncu's output for this kernel" +
+                                  (cx.rep.stalls_note.empty() ? std::string() : " (" + cx.rep.stalls_note + ")") + "; ";
+      if (!lv) {
+        ls.verdict = "n/a";
+        ls.detail = "not measured: long_scoreboard% (" + std::string(ls_metric) + ")" + missing + judged;
+      } else {
+        ls.value = *lv;
+        ls.verdict = *lv < ls_goal ? "PASS" : "MISS";
+        ls.detail = judged + "; long_scoreboard% is " + ls_metric +
+                    ", the share of active warp cycles a warp stalled waiting on an L1TEX (global, local) result, which is how this "
+                    "target reads the issue's \"% of issue slots\"";
+        if (ls.verdict == "MISS")
+          ls.detail += "; missed by " + format_double(*lv - ls_goal, 2) +
+                       " percentage points; the warps wait on loads through L1TEX (thread loads of the staged path or a fallback, "
+                       "the epilogue's reads): see the path and the stage sweep";
+      }
+      if (!pv) {
+        pipe.verdict = "n/a";
+        pipe.detail = "not measured: " + k.pipe + " (" + k.pipe_metric + ")" + missing + judged;
+      } else {
+        pipe.value = *pv;
+        pipe.verdict = *pv >= pipe_goal ? "PASS" : "MISS";
+        pipe.detail = judged + "; " + k.pipe + " is " + k.pipe_metric;
+        if (pipe.verdict == "MISS")
+          pipe.detail += "; missed by " + format_double(pipe_goal - *pv, 2) +
+                         " percentage points; the pipe idles while the warps stall for other reasons: see barrier%, "
+                         "short_scoreboard%, mio_throttle% and sleeping% in the stall table";
+      }
+    }
+    cx.rep.targets.push_back(ls);
+    cx.rep.targets.push_back(pipe);
   }
 }
 

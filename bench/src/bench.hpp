@@ -127,6 +127,14 @@ planner_line planner_line_of(const context& cx, const std::string& workload, con
 /// sweep), and the issue's targets.
 void evaluate_planner(context& cx);
 void evaluate_targets(context& cx);
+/// The ncu targets of issue 9 ("ncu on the best GEMM of each kind: long-scoreboard stalls < 5% of
+/// issue slots, FMA or tensor pipe active >= 70%"), two per kind: sgemm and smallgemm (fma_pipe%),
+/// bf16gemm with mma.sync (tensor_pipe%, the HMMA pipe) and with wgmma (tensor_gmma_pipe%). The
+/// kernel judged is the fastest porter main-table row of the kind at the size the ncu pass profiled,
+/// or, without timed rows (--ncu-only), the kind's kernel with the shortest duration in the ncu pass.
+/// n/a, never a guessed value, when the pass gave nothing, ran no kernel of the kind or lacks a
+/// metric. Reads cx.rep.stalls (run_ncu): call it after run_ncu, and only when the pass ran. Host only.
+void evaluate_ncu_targets(context& cx);
 
 /// Bytes per mechanism (porter::copy_mechanisms) of every porter path on every workload, from the
 /// workloads' shapes and coordinate patterns (host only; the buffers are cudaMalloc'd, so 256-byte

@@ -259,7 +259,10 @@ int main(int argc, char** argv) {
       pb::evaluate_planner(cx);
       pb::evaluate_targets(cx);
     }
-    if (opt.ncu) pb::run_ncu(cx, pb::executable_dir() + "/porter-bench");
+    if (opt.ncu) {
+      pb::run_ncu(cx, pb::executable_dir() + "/porter-bench");
+      pb::evaluate_ncu_targets(cx);  // after the timed rows' targets: it ranks by their rates
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "porter-bench: %s\n", e.what());
     cx.rep.notes.push_back(std::string("aborted: ") + e.what());

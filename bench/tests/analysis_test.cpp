@@ -3,10 +3,13 @@
 // forced path" (workloads.cpp pair_automatic) and "planner: ... planned S=k within 5% of the best
 // point" (workloads.cpp planner_pairing, analysis.cpp planner_line_of) take the paired ratio only
 // when the pairing compared exactly the two rows the target compares, else the two medians' ratio.
-// Then how run_ncu's stall lines name their variant and read their numbers.
+// Then the ncu targets (analysis.cpp evaluate_ncu_targets) on synthetic stall lines as run_ncu
+// leaves them: which kernel each GEMM kind judges, by which metric, and PASS/MISS/n/a.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "bench.hpp"
 
@@ -262,7 +265,7 @@ TEST(PlannerReport, AnUnpairedLineHasNoPairedFields) {
   EXPECT_EQ(cx.rep.table().find("x paired"), std::string::npos);
 }
 
-// ---- stall lines -----------------------------------------------------------------------------------
+// ---- the ncu targets -----------------------------------------------------------------------------
 
 TEST(StallLabel, SplitsWorkloadSizeImplPathAndStages) {
   pb::stall_line s;
@@ -295,6 +298,216 @@ TEST(StallLabel, MetricNumbersAsNcuPrintsThem) {
   EXPECT_DOUBLE_EQ(*s.number("long_scoreboard%"), 0.74);
   EXPECT_FALSE(s.number("tensor_pipe%"));
   EXPECT_FALSE(s.number("fma_pipe%"));
+}
+
+pb::row gemm_row(const std::string& workload, const std::string& size, const std::string& impl, const std::string& path, int stages,
+                 double rate, bool sweep_only = false) {
+  pb::row r;
+  r.workload = workload;
+  r.size = size;
+  r.impl = impl;
+  r.path = path;
+  r.stages = stages;
+  r.sweep_only = sweep_only;
+  r.unit = "TFLOP/s";
+  r.rate = rate;
+  r.ms_median = 1.0;
+  return r;
+}
+
+/// A stall line as run_ncu leaves it: the child's label (parsed), ncu's kernel name, and metrics
+/// shown as k_metrics names them.
+pb::stall_line stall(const std::string& label, std::initializer_list<std::pair<std::string, std::string>> metrics) {
+  pb::stall_line s;
+  s.label = label;
+  s.kernel = "void pb_kernel<...>(...)";
+  EXPECT_TRUE(pb::parse_stall_label(label, s)) << label;
+  s.metrics.assign(metrics.begin(), metrics.end());
+  return s;
+}
+
+/// The ncu target whose name starts with `prefix` (empty name: none).
+pb::target ncu_target(const pb::context& cx, const std::string& prefix) {
+  for (const auto& t : cx.rep.targets)
+    if (t.name.rfind(prefix, 0) == 0) return t;
+  return {};
+}
+
+const std::string sgemm_ls = "ncu sgemm (fp32 FFMA): best porter kernel's long-scoreboard stalls";
+const std::string sgemm_pipe = "ncu sgemm (fp32 FFMA): best porter kernel's FMA pipe active";
+const std::string mma_ls = "ncu bf16gemm mma.sync: best porter kernel's long-scoreboard stalls";
+const std::string mma_pipe = "ncu bf16gemm mma.sync: best porter kernel's tensor pipe (HMMA) active";
+const std::string wg_ls = "ncu bf16gemm wgmma: best porter kernel's long-scoreboard stalls";
+const std::string wg_pipe = "ncu bf16gemm wgmma: best porter kernel's tensor pipe (GMMA) active";
+const std::string small_ls = "ncu smallgemm (fp32 FFMA): best porter kernel's long-scoreboard stalls";
+
+/// sgemm and bf16gemm as a run with --ncu leaves them. Timed: sgemm 4096^3 x2 porter/tma S=4 40
+/// and porter-persistent/cp_async S=4 45 TFLOP/s (the fastest at ncu's size), a faster sweep point
+/// (not the main table), a faster 8192^3 row (not the size ncu profiled) and a faster cuBLAS (not
+/// porter); bf16gemm 4096^3 x2 porter/tma S=3 500, porter-roles/tma S=4 520 (the fastest mma.sync),
+/// porter-wgmma/tma S=4 600 and porter-wgmma-setmaxnreg/tma S=4 650 (the fastest wgmma). Every
+/// kernel's stall line says a different thing, so that judging the wrong one shows.
+pb::context ncu_rows() {
+  pb::context cx;
+  cx.rep.rows = {gemm_row("sgemm", "4096^3 x2", "porter", "tma", 4, 40.0),
+                 gemm_row("sgemm", "4096^3 x2", "porter-persistent", "cp_async", 4, 45.0),
+                 gemm_row("sgemm", "4096^3 x2", "porter", "tma", 6, 50.0, true),
+                 gemm_row("sgemm", "8192^3", "porter", "tma", 4, 60.0),
+                 gemm_row("sgemm", "4096^3 x2", "cublas", "-", 0, 70.0),
+                 gemm_row("bf16gemm", "4096^3 x2", "porter", "tma", 3, 500.0),
+                 gemm_row("bf16gemm", "4096^3 x2", "porter-roles", "tma", 4, 520.0),
+                 gemm_row("bf16gemm", "4096^3 x2", "porter-wgmma", "tma", 4, 600.0),
+                 gemm_row("bf16gemm", "4096^3 x2", "porter-wgmma-setmaxnreg", "tma", 4, 650.0)};
+  cx.rep.stalls = {
+      stall("sgemm 4096^3 porter/tma S=4", {{"long_scoreboard%", "0.74"}, {"fma_pipe%", "74.83"}, {"time_ns", "3,000,000"}}),
+      stall("sgemm 4096^3 porter-persistent/cp_async S=4", {{"long_scoreboard%", "7.10"}, {"fma_pipe%", "61.20"}, {"time_ns", "2,900,000"}}),
+      stall("bf16gemm 4096^3 porter/tma S=3", {{"long_scoreboard%", "9.00"}, {"tensor_pipe%", "40.00"}, {"tensor_gmma_pipe%", "0.00"}}),
+      stall("bf16gemm 4096^3 porter-roles/tma S=4", {{"long_scoreboard%", "1.50"}, {"tensor_pipe%", "71.00"}, {"tensor_gmma_pipe%", "0.00"}}),
+      stall("bf16gemm 4096^3 porter-wgmma/tma S=4", {{"long_scoreboard%", "8.00"}, {"tensor_pipe%", "0.00"}, {"tensor_gmma_pipe%", "50.00"}}),
+      stall("bf16gemm 4096^3 porter-wgmma-setmaxnreg/tma S=4",
+            {{"long_scoreboard%", "0.20"}, {"tensor_pipe%", "0.00"}, {"tensor_gmma_pipe%", "78.50"}}),
+  };
+  return cx;
+}
+
+TEST(NcuTargets, JudgeTheFastestPorterRowOfEachKindAtTheProfiledSize) {
+  pb::context cx = ncu_rows();
+  pb::evaluate_ncu_targets(cx);
+  EXPECT_EQ(cx.rep.targets.size(), 8u) << "two per kind: sgemm, smallgemm, bf16gemm mma.sync, bf16gemm wgmma";
+  const pb::target ls = ncu_target(cx, sgemm_ls), pipe = ncu_target(cx, sgemm_pipe);
+  ASSERT_FALSE(ls.name.empty());
+  ASSERT_FALSE(pipe.name.empty());
+  // porter-persistent/cp_async: not the sweep point, not 8192^3, not cuBLAS.
+  EXPECT_DOUBLE_EQ(ls.value, 7.10);
+  EXPECT_EQ(ls.verdict, "MISS");
+  EXPECT_DOUBLE_EQ(ls.goal, 5.0);
+  EXPECT_DOUBLE_EQ(pipe.value, 61.20);
+  EXPECT_EQ(pipe.verdict, "MISS");
+  EXPECT_DOUBLE_EQ(pipe.goal, 70.0);
+  for (const auto& t : {ls, pipe}) {
+    EXPECT_NE(t.detail.find("sgemm 4096^3 porter-persistent/cp_async S=4"), std::string::npos) << t.detail;
+    EXPECT_NE(t.detail.find("the fastest sgemm (fp32 FFMA) porter row at 4096^3 x2 in this run: porter-persistent/cp_async S=4 45.00 TFLOP/s"),
+              std::string::npos)
+        << t.detail;
+    EXPECT_NE(t.detail.find("long_scoreboard 7.10%, fma_pipe% 61.20%"), std::string::npos) << "both metrics: " << t.detail;
+  }
+  EXPECT_NE(ls.detail.find("smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct"), std::string::npos) << ls.detail;
+  EXPECT_NE(ls.detail.find("share of active warp cycles"), std::string::npos) << ls.detail;
+  EXPECT_NE(ls.detail.find("% of issue slots"), std::string::npos) << ls.detail;
+  EXPECT_NE(ls.detail.find("missed by 2.10 percentage points"), std::string::npos) << ls.detail;
+  EXPECT_NE(pipe.detail.find("missed by 8.80 percentage points"), std::string::npos) << pipe.detail;
+  EXPECT_NE(pipe.detail.find("sm__pipe_fma_cycles_active"), std::string::npos) << pipe.detail;
+}
+
+TEST(NcuTargets, TheBf16KindsJudgeTheirOwnTensorPipe) {
+  pb::context cx = ncu_rows();
+  pb::evaluate_ncu_targets(cx);
+  // mma.sync: porter-roles/tma S=4 (520 TFLOP/s; the wgmma rows are another kind) by the HMMA pipe.
+  const pb::target ml = ncu_target(cx, mma_ls), mp = ncu_target(cx, mma_pipe);
+  EXPECT_DOUBLE_EQ(ml.value, 1.50);
+  EXPECT_EQ(ml.verdict, "PASS");
+  EXPECT_DOUBLE_EQ(mp.value, 71.00);
+  EXPECT_EQ(mp.verdict, "PASS");
+  EXPECT_NE(mp.detail.find("bf16gemm 4096^3 porter-roles/tma S=4"), std::string::npos) << mp.detail;
+  EXPECT_NE(mp.detail.find("sm__pipe_tensor_op_hmma_cycles_active"), std::string::npos) << mp.detail;
+  // wgmma: porter-wgmma-setmaxnreg/tma S=4 by the GMMA pipe (its HMMA pipe reads 0 here).
+  const pb::target wl = ncu_target(cx, wg_ls), wp = ncu_target(cx, wg_pipe);
+  EXPECT_DOUBLE_EQ(wl.value, 0.20);
+  EXPECT_EQ(wl.verdict, "PASS");
+  EXPECT_DOUBLE_EQ(wp.value, 78.50);
+  EXPECT_EQ(wp.verdict, "PASS");
+  EXPECT_NE(wp.detail.find("bf16gemm 4096^3 porter-wgmma-setmaxnreg/tma S=4"), std::string::npos) << wp.detail;
+  EXPECT_NE(wp.detail.find("sm__pipe_tensor_op_gmma_cycles_active"), std::string::npos) << wp.detail;
+  EXPECT_NE(wp.detail.find("tensor_pipe% 0.00%"), std::string::npos) << "the HMMA pipe beside it: " << wp.detail;
+  // smallgemm: neither timed nor profiled.
+  const pb::target sl = ncu_target(cx, small_ls);
+  EXPECT_EQ(sl.verdict, "n/a");
+  EXPECT_NE(sl.detail.find("not measured: ncu profiled no smallgemm (fp32 FFMA) porter kernel"), std::string::npos) << sl.detail;
+}
+
+/// The sgemm targets when the fastest row's stall line reads `ls` and `fma`.
+std::pair<pb::target, pb::target> sgemm_at(const std::string& ls, const std::string& fma) {
+  pb::context cx = ncu_rows();
+  cx.rep.stalls[1].metrics = {{"long_scoreboard%", ls}, {"fma_pipe%", fma}};
+  pb::evaluate_ncu_targets(cx);
+  return {ncu_target(cx, sgemm_ls), ncu_target(cx, sgemm_pipe)};
+}
+
+TEST(NcuTargets, ThresholdsLongScoreboardBelow5PipeAtLeast70) {
+  auto [l1, p1] = sgemm_at("4.99", "70.00");
+  EXPECT_EQ(l1.verdict, "PASS");
+  EXPECT_EQ(p1.verdict, "PASS") << "70% is enough";
+  auto [l2, p2] = sgemm_at("5.00", "69.99");
+  EXPECT_EQ(l2.verdict, "MISS") << "5% is not below 5%";
+  EXPECT_EQ(p2.verdict, "MISS");
+  EXPECT_EQ(l1.detail.find("missed by"), std::string::npos) << l1.detail;
+}
+
+TEST(NcuTargets, NcuOnlyPicksTheShortestKernelOfTheNcuPass) {
+  pb::context cx = ncu_rows();
+  cx.rep.rows.clear();  // --ncu-only: no timed rows
+  cx.rep.stalls[1].metrics.back().second = "3,100,000";  // porter/tma S=4 (3.0 ms) is now the shorter one
+  pb::evaluate_ncu_targets(cx);
+  const pb::target ls = ncu_target(cx, sgemm_ls), pipe = ncu_target(cx, sgemm_pipe);
+  EXPECT_DOUBLE_EQ(ls.value, 0.74);
+  EXPECT_EQ(ls.verdict, "PASS");
+  EXPECT_DOUBLE_EQ(pipe.value, 74.83);
+  EXPECT_EQ(pipe.verdict, "PASS");
+  EXPECT_NE(ls.detail.find("sgemm 4096^3 porter/tma S=4"), std::string::npos) << ls.detail;
+  EXPECT_NE(ls.detail.find("--ncu-only"), std::string::npos) << ls.detail;
+  EXPECT_NE(ls.detail.find("the ncu pass's own kernel duration, the shortest of the kind's 2 kernels (3000.0 us"), std::string::npos)
+      << ls.detail;
+  // Without durations there is nothing to rank by: not measured, no value.
+  for (auto& s : cx.rep.stalls) s.metrics.erase(s.metrics.end() - 1);
+  cx.rep.targets.clear();
+  pb::evaluate_ncu_targets(cx);
+  const pb::target none = ncu_target(cx, sgemm_ls);
+  EXPECT_EQ(none.verdict, "n/a");
+  EXPECT_DOUBLE_EQ(none.value, 0.0);
+  EXPECT_NE(none.detail.find("no kernel duration"), std::string::npos) << none.detail;
+}
+
+TEST(NcuTargets, AMissingMetricIsNotMeasuredAndTheOtherStillJudged) {
+  pb::context cx = ncu_rows();
+  cx.rep.stalls[5].metrics = {{"long_scoreboard%", "0.20"}, {"tensor_pipe%", "0.00"}};  // tensor_gmma_pipe% dropped
+  cx.rep.stalls_note = "not collected (unknown to this ncu): sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active. ";
+  pb::evaluate_ncu_targets(cx);
+  const pb::target wl = ncu_target(cx, wg_ls), wp = ncu_target(cx, wg_pipe);
+  EXPECT_EQ(wl.verdict, "PASS");
+  EXPECT_EQ(wp.verdict, "n/a");
+  EXPECT_DOUBLE_EQ(wp.value, 0.0);
+  EXPECT_NE(wp.detail.find("not measured: tensor_gmma_pipe%"), std::string::npos) << wp.detail;
+  EXPECT_NE(wp.detail.find("unknown to this ncu"), std::string::npos) << "the report's note says why: " << wp.detail;
+  EXPECT_NE(wp.detail.find("tensor_gmma_pipe% not measured"), std::string::npos) << wp.detail;
+  // "n/a" as ncu prints it is missing too; the HMMA metric is not taken in its place.
+  cx = ncu_rows();
+  cx.rep.stalls[5].metrics[2].second = "n/a";
+  pb::evaluate_ncu_targets(cx);
+  EXPECT_EQ(ncu_target(cx, wg_pipe).verdict, "n/a");
+}
+
+TEST(NcuTargets, TheFastestRowWithoutAStallLineIsNotMeasured) {
+  pb::context cx = ncu_rows();
+  cx.rep.stalls.erase(cx.rep.stalls.begin() + 1);  // no line for porter-persistent/cp_async S=4
+  pb::evaluate_ncu_targets(cx);
+  const pb::target ls = ncu_target(cx, sgemm_ls);
+  EXPECT_EQ(ls.verdict, "n/a") << "not the next-fastest kernel in its place";
+  EXPECT_NE(ls.detail.find("ncu has no line for the fastest sgemm (fp32 FFMA) porter row"), std::string::npos) << ls.detail;
+}
+
+TEST(NcuTargets, NoNcuResultsAreNotMeasured) {
+  pb::context cx = ncu_rows();
+  cx.rep.stalls.clear();
+  cx.rep.stalls_note = "ncu may not read the GPU's performance counters here (ERR_NVGPUCTRPERM): run as root or allow profiling";
+  pb::evaluate_ncu_targets(cx);
+  ASSERT_EQ(cx.rep.targets.size(), 8u);
+  for (const auto& t : cx.rep.targets) {
+    EXPECT_EQ(t.verdict, "n/a") << t.name;
+    EXPECT_DOUBLE_EQ(t.value, 0.0);
+    EXPECT_NE(t.detail.find("not measured: the ncu pass gave no results (ncu may not read"), std::string::npos) << t.detail;
+  }
+  // The table prints no value for them.
+  EXPECT_NE(cx.rep.table().find("  n/a   " + sgemm_ls + " < 5% of active warp cycles\n"), std::string::npos) << cx.rep.table();
 }
 
 }  // namespace
