@@ -585,7 +585,10 @@ ncu_pick pick_ncu_line(const context& cx, const ncu_gemm_kind& k) {
   return p;
 }
 
-std::string percent(const std::optional<double>& v) { return v ? format_double(*v, 2) + "%" : std::string("not measured"); }
+/// "long_scoreboard%=0.74", as the stall table prints a metric; "=not measured" when it is missing.
+std::string shown(const std::string& name, const std::optional<double>& v) {
+  return name + "=" + (v ? format_double(*v, 2) : std::string("not measured"));
+}
 
 }  // namespace
 
@@ -610,10 +613,10 @@ void evaluate_ncu_targets(context& cx) {
       const std::optional<double> lv = s.number("long_scoreboard%"), pv = s.number(k.pipe);
       // Both metrics in both targets; on the bf16 kinds the other tensor pipe's too (whether
       // ncu's HMMA metric also counts wgmma is for a run to show).
-      std::string judged = s.label + " (" + s.kernel.substr(0, 80) + "), " + p.how + "; long_scoreboard " + percent(lv) + ", " +
-                           k.pipe + " " + percent(pv);
+      std::string judged = s.label + " (" + s.kernel.substr(0, 80) + "), " + p.how + "; " + shown("long_scoreboard%", lv) + ", " +
+                           shown(k.pipe, pv);
       for (const char* other : {"tensor_pipe%", "tensor_gmma_pipe%"})
-        if (k.workload == "bf16gemm" && k.pipe != other && s.number(other)) judged += std::string(", ") + other + " " + percent(s.number(other));
+        if (k.workload == "bf16gemm" && k.pipe != other && s.number(other)) judged += ", " + shown(other, s.number(other));
       const std::string missing = " not in ncu's output for this kernel" +
                                   (cx.rep.stalls_note.empty() ? std::string() : " (" + cx.rep.stalls_note + ")") + "; ";
       if (!lv) {
@@ -627,8 +630,8 @@ void evaluate_ncu_targets(context& cx) {
                     "target reads the issue's \"% of issue slots\"";
         if (ls.verdict == "MISS")
           ls.detail += "; missed by " + format_double(*lv - ls_goal, 2) +
-                       " percentage points; the warps wait on loads through L1TEX (thread loads of the staged path or a fallback, "
-                       "the epilogue's reads): see the path and the stage sweep";
+                       " percentage points; the warps wait on global or local memory through L1TEX (thread loads: the staged "
+                       "path, a copy's fallback, spilled registers): see the path, the row's local memory and the stage sweep";
       }
       if (!pv) {
         pipe.verdict = "n/a";

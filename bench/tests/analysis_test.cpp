@@ -389,7 +389,7 @@ TEST(NcuTargets, JudgeTheFastestPorterRowOfEachKindAtTheProfiledSize) {
     EXPECT_NE(t.detail.find("the fastest sgemm (fp32 FFMA) porter row at 4096^3 x2 in this run: porter-persistent/cp_async S=4 45.00 TFLOP/s"),
               std::string::npos)
         << t.detail;
-    EXPECT_NE(t.detail.find("long_scoreboard 7.10%, fma_pipe% 61.20%"), std::string::npos) << "both metrics: " << t.detail;
+    EXPECT_NE(t.detail.find("long_scoreboard%=7.10, fma_pipe%=61.20"), std::string::npos) << "both metrics: " << t.detail;
   }
   EXPECT_NE(ls.detail.find("smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct"), std::string::npos) << ls.detail;
   EXPECT_NE(ls.detail.find("share of active warp cycles"), std::string::npos) << ls.detail;
@@ -418,7 +418,7 @@ TEST(NcuTargets, TheBf16KindsJudgeTheirOwnTensorPipe) {
   EXPECT_EQ(wp.verdict, "PASS");
   EXPECT_NE(wp.detail.find("bf16gemm 4096^3 porter-wgmma-setmaxnreg/tma S=4"), std::string::npos) << wp.detail;
   EXPECT_NE(wp.detail.find("sm__pipe_tensor_op_gmma_cycles_active"), std::string::npos) << wp.detail;
-  EXPECT_NE(wp.detail.find("tensor_pipe% 0.00%"), std::string::npos) << "the HMMA pipe beside it: " << wp.detail;
+  EXPECT_NE(wp.detail.find("tensor_pipe%=0.00"), std::string::npos) << "the HMMA pipe beside it: " << wp.detail;
   // smallgemm: neither timed nor profiled.
   const pb::target sl = ncu_target(cx, small_ls);
   EXPECT_EQ(sl.verdict, "n/a");
@@ -478,7 +478,7 @@ TEST(NcuTargets, AMissingMetricIsNotMeasuredAndTheOtherStillJudged) {
   EXPECT_DOUBLE_EQ(wp.value, 0.0);
   EXPECT_NE(wp.detail.find("not measured: tensor_gmma_pipe%"), std::string::npos) << wp.detail;
   EXPECT_NE(wp.detail.find("unknown to this ncu"), std::string::npos) << "the report's note says why: " << wp.detail;
-  EXPECT_NE(wp.detail.find("tensor_gmma_pipe% not measured"), std::string::npos) << wp.detail;
+  EXPECT_NE(wp.detail.find("tensor_gmma_pipe%=not measured"), std::string::npos) << wp.detail;
   // "n/a" as ncu prints it is missing too; the HMMA metric is not taken in its place.
   cx = ncu_rows();
   cx.rep.stalls[5].metrics[2].second = "n/a";
