@@ -129,7 +129,7 @@ void evaluate_planner(context& cx);
 void evaluate_targets(context& cx);
 /// The ncu targets of issue 9 ("ncu on the best GEMM of each kind: long-scoreboard stalls < 5% of
 /// issue slots, FMA or tensor pipe active >= 70%"), two per kind: sgemm and smallgemm (fma_pipe%),
-/// bf16gemm with mma.sync (tensor_pipe%, the HMMA pipe) and with wgmma (tensor_gmma_pipe%). The
+/// bf16gemm with mma.sync and with wgmma (both tensor_pipe%: the HMMA metric counts wgmma on sm_90). The
 /// kernel judged is the fastest porter main-table row of the kind at the size the ncu pass profiled,
 /// or, without timed rows (--ncu-only), the kind's kernel with the shortest duration in the ncu pass.
 /// n/a, never a guessed value, when the pass gave nothing, ran no kernel of the kind or lacks a

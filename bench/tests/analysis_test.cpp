@@ -338,7 +338,7 @@ const std::string sgemm_pipe = "ncu sgemm (fp32 FFMA): best porter kernel's FMA 
 const std::string mma_ls = "ncu bf16gemm mma.sync: best porter kernel's long-scoreboard stalls";
 const std::string mma_pipe = "ncu bf16gemm mma.sync: best porter kernel's tensor pipe (HMMA) active";
 const std::string wg_ls = "ncu bf16gemm wgmma: best porter kernel's long-scoreboard stalls";
-const std::string wg_pipe = "ncu bf16gemm wgmma: best porter kernel's tensor pipe (GMMA) active";
+const std::string wg_pipe = "ncu bf16gemm wgmma: best porter kernel's tensor pipe (HMMA) active";
 const std::string small_ls = "ncu smallgemm (fp32 FFMA): best porter kernel's long-scoreboard stalls";
 
 /// sgemm and bf16gemm as a run with --ncu leaves them. Timed: sgemm 4096^3 x2 porter/tma S=4 40
@@ -361,11 +361,10 @@ pb::context ncu_rows() {
   cx.rep.stalls = {
       stall("sgemm 4096^3 porter/tma S=4", {{"long_scoreboard%", "0.74"}, {"fma_pipe%", "74.83"}, {"time_ns", "3,000,000"}}),
       stall("sgemm 4096^3 porter-persistent/cp_async S=4", {{"long_scoreboard%", "7.10"}, {"fma_pipe%", "61.20"}, {"time_ns", "2,900,000"}}),
-      stall("bf16gemm 4096^3 porter/tma S=3", {{"long_scoreboard%", "9.00"}, {"tensor_pipe%", "40.00"}, {"tensor_gmma_pipe%", "0.00"}}),
-      stall("bf16gemm 4096^3 porter-roles/tma S=4", {{"long_scoreboard%", "1.50"}, {"tensor_pipe%", "71.00"}, {"tensor_gmma_pipe%", "0.00"}}),
-      stall("bf16gemm 4096^3 porter-wgmma/tma S=4", {{"long_scoreboard%", "8.00"}, {"tensor_pipe%", "0.00"}, {"tensor_gmma_pipe%", "50.00"}}),
-      stall("bf16gemm 4096^3 porter-wgmma-setmaxnreg/tma S=4",
-            {{"long_scoreboard%", "0.20"}, {"tensor_pipe%", "0.00"}, {"tensor_gmma_pipe%", "78.50"}}),
+      stall("bf16gemm 4096^3 porter/tma S=3", {{"long_scoreboard%", "9.00"}, {"tensor_pipe%", "40.00"}}),
+      stall("bf16gemm 4096^3 porter-roles/tma S=4", {{"long_scoreboard%", "1.50"}, {"tensor_pipe%", "71.00"}}),
+      stall("bf16gemm 4096^3 porter-wgmma/tma S=4", {{"long_scoreboard%", "8.00"}, {"tensor_pipe%", "50.00"}}),
+      stall("bf16gemm 4096^3 porter-wgmma-setmaxnreg/tma S=4", {{"long_scoreboard%", "0.20"}, {"tensor_pipe%", "78.50"}}),
   };
   return cx;
 }
@@ -410,15 +409,20 @@ TEST(NcuTargets, TheBf16KindsJudgeTheirOwnTensorPipe) {
   EXPECT_EQ(mp.verdict, "PASS");
   EXPECT_NE(mp.detail.find("bf16gemm 4096^3 porter-roles/tma S=4"), std::string::npos) << mp.detail;
   EXPECT_NE(mp.detail.find("sm__pipe_tensor_op_hmma_cycles_active"), std::string::npos) << mp.detail;
-  // wgmma: porter-wgmma-setmaxnreg/tma S=4 by the GMMA pipe (its HMMA pipe reads 0 here).
+  // wgmma: porter-wgmma-setmaxnreg/tma S=4, by the HMMA metric too (it counts wgmma on sm_90).
   const pb::target wl = ncu_target(cx, wg_ls), wp = ncu_target(cx, wg_pipe);
   EXPECT_DOUBLE_EQ(wl.value, 0.20);
   EXPECT_EQ(wl.verdict, "PASS");
   EXPECT_DOUBLE_EQ(wp.value, 78.50);
   EXPECT_EQ(wp.verdict, "PASS");
   EXPECT_NE(wp.detail.find("bf16gemm 4096^3 porter-wgmma-setmaxnreg/tma S=4"), std::string::npos) << wp.detail;
-  EXPECT_NE(wp.detail.find("sm__pipe_tensor_op_gmma_cycles_active"), std::string::npos) << wp.detail;
-  EXPECT_NE(wp.detail.find("tensor_pipe%=0.00"), std::string::npos) << "the HMMA pipe beside it: " << wp.detail;
+  EXPECT_NE(wp.detail.find("sm__pipe_tensor_op_hmma_cycles_active"), std::string::npos) << wp.detail;
+  EXPECT_NE(wp.detail.find("counts wgmma's tensor-pipe cycles too"), std::string::npos) << wp.detail;
+  EXPECT_EQ(mp.detail.find("counts wgmma"), std::string::npos) << "said of the wgmma kind only: " << mp.detail;
+  // Both kernels have a producer warpgroup: the long-scoreboard detail says whose cycles the share is
+  // over, on a PASS too.
+  EXPECT_NE(wl.detail.find("caveat: the share is over all of the kernel's active warps"), std::string::npos) << wl.detail;
+  EXPECT_NE(ml.detail.find("caveat: the share is over all of the kernel's active warps"), std::string::npos) << ml.detail;
   // smallgemm: neither timed nor profiled.
   const pb::target sl = ncu_target(cx, small_ls);
   EXPECT_EQ(sl.verdict, "n/a");
@@ -469,19 +473,19 @@ TEST(NcuTargets, NcuOnlyPicksTheShortestKernelOfTheNcuPass) {
 
 TEST(NcuTargets, AMissingMetricIsNotMeasuredAndTheOtherStillJudged) {
   pb::context cx = ncu_rows();
-  cx.rep.stalls[5].metrics = {{"long_scoreboard%", "0.20"}, {"tensor_pipe%", "0.00"}};  // tensor_gmma_pipe% dropped
-  cx.rep.stalls_note = "not collected (unknown to this ncu): sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active. ";
+  cx.rep.stalls[5].metrics = {{"long_scoreboard%", "0.20"}};  // tensor_pipe% dropped
+  cx.rep.stalls_note = "not collected (unknown to this ncu): sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active. ";
   pb::evaluate_ncu_targets(cx);
   const pb::target wl = ncu_target(cx, wg_ls), wp = ncu_target(cx, wg_pipe);
   EXPECT_EQ(wl.verdict, "PASS");
   EXPECT_EQ(wp.verdict, "n/a");
   EXPECT_DOUBLE_EQ(wp.value, 0.0);
-  EXPECT_NE(wp.detail.find("not measured: tensor_gmma_pipe%"), std::string::npos) << wp.detail;
+  EXPECT_NE(wp.detail.find("not measured: tensor_pipe%"), std::string::npos) << wp.detail;
   EXPECT_NE(wp.detail.find("unknown to this ncu"), std::string::npos) << "the report's note says why: " << wp.detail;
-  EXPECT_NE(wp.detail.find("tensor_gmma_pipe%=not measured"), std::string::npos) << wp.detail;
-  // "n/a" as ncu prints it is missing too; the HMMA metric is not taken in its place.
+  EXPECT_NE(wp.detail.find("tensor_pipe%=not measured"), std::string::npos) << wp.detail;
+  // "n/a" as ncu prints it is missing too.
   cx = ncu_rows();
-  cx.rep.stalls[5].metrics[2].second = "n/a";
+  cx.rep.stalls[5].metrics[1].second = "n/a";
   pb::evaluate_ncu_targets(cx);
   EXPECT_EQ(ncu_target(cx, wg_pipe).verdict, "n/a");
 }
