@@ -90,10 +90,11 @@ const std::vector<ncu_metric>& ncu_metrics() {
 }
 
 double ncu_ns_per(const std::string& unit) {
-  if (unit == "nsecond") return 1;
-  if (unit == "usecond") return 1e3;
-  if (unit == "msecond") return 1e6;
-  if (unit == "second") return 1e9;
+  // ncu 2025.x (H100, session 44) writes "ns" under gpu__time_duration; older versions "nsecond".
+  if (unit == "ns" || unit == "nsecond") return 1;
+  if (unit == "us" || unit == "usecond") return 1e3;
+  if (unit == "ms" || unit == "msecond") return 1e6;
+  if (unit == "s" || unit == "second") return 1e9;
   return 0;
 }
 

@@ -1,7 +1,7 @@
 // bench/src/ncu_parse.hpp — the metrics porter-bench asks Nsight Compute for, and the reading of
 // ncu's output into stall lines. Plain C++ (no CUDA): run_ncu (ncu.cpp) runs ncu and calls
-// parse_ncu_output on what it printed, and a host test can feed it a recorded output without ncu
-// or a GPU.
+// parse_ncu_output on what it printed; the host tests feed it a recorded output
+// (bench/tests/data/ncu_raw_h100_session44_excerpt.txt) without ncu or a GPU.
 #pragma once
 #include <string>
 #include <vector>
@@ -19,7 +19,8 @@ struct ncu_metric {
 /// The metrics run_ncu asks for, in the order the stall table shows them.
 const std::vector<ncu_metric>& ncu_metrics();
 
-/// Nanoseconds per `unit` of a duration as ncu's units row names it; 0 when it is not one.
+/// Nanoseconds per `unit` of a duration as ncu's units row names it ("ns", "us", "ms", "s" from
+/// ncu 2025.x; "nsecond", "usecond", "msecond", "second" from older versions); 0 when it is not one.
 double ncu_ns_per(const std::string& unit);
 
 /// What parse_ncu_output read: one stall line per profiled kernel (in ncu's order), and the note
