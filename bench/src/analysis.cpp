@@ -524,8 +524,8 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 /// tensor-pipe cycles. Evidence (H100, ncu 2025.x, CUDA 13, session 44, --ncu-only; the raw output
 /// is bench/results/h100-2026-12-07-session44/ncu_ports/ncu_raw.txt.gz, an excerpt
 /// bench/tests/data/ncu_raw_h100_session44_excerpt.txt): the porter-wgmma*/tma kernels, which issue
-/// no mma.sync, read 86.5-87.3% on it (porter-wgmma-setmaxnreg-pairs/tma 86.99%), above the
-/// mma.sync kernels' 74.8-79.6%, and the wgmma kernels are the fastest (192 against 290-305 us).
+/// no mma.sync, read 86.5-87.3% on it (porter-wgmma-setmaxnreg-pairs/tma 86.99%) in 192-193 us,
+/// above the 74.8-79.6% of the fastest mma.sync kernels (the tma ones of 290-306 us).
 /// The GMMA-specific metric (sm__pipe_tensor_op_gmma_cycles_active) that an earlier version also
 /// asked for is not collected: the kinds are told apart by the kernel, not the metric, so it would
 /// add nothing these targets use, and an ncu that lacks it costs a second ncu run (the retry that
