@@ -12,8 +12,9 @@ namespace pb {
 /// report says so (stalls_note) and nothing fails. Writes ncu's raw output to <out>/ncu_raw.txt.
 void run_ncu(context& cx, const std::string& self);
 
-/// The child side: launch each profiled kernel once, printing "PBNCU <index> <label> <kernel>"
-/// before each, so that the parent can match ncu's rows (in launch order) to labels.
+/// The child side: launch each profiled kernel once, printing "PBNCU <index> <kernel> <label>"
+/// before each, so that the parent can match ncu's rows (in launch order) to labels
+/// (parse_ncu_output, ncu_parse.hpp).
 int ncu_child(context& cx);
 
 }  // namespace pb
