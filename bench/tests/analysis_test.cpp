@@ -15,18 +15,23 @@
 
 namespace {
 
-pb::row porter_row(const std::string& path, double rate) {
+/// A timed row as the workloads leave it (a median of 1 ms; only the rate matters here).
+pb::row row_of(const std::string& workload, const std::string& size, const std::string& impl, const std::string& path, int stages,
+               const std::string& unit, double rate, bool sweep_only = false) {
   pb::row r;
-  r.workload = "stream";
-  r.size = "2^28 fp32";
-  r.impl = "porter";
+  r.workload = workload;
+  r.size = size;
+  r.impl = impl;
   r.path = path;
-  r.stages = 4;
-  r.unit = "GB/s";
+  r.stages = stages;
+  r.sweep_only = sweep_only;
+  r.unit = unit;
   r.rate = rate;
   r.ms_median = 1.0;
   return r;
 }
+
+pb::row porter_row(const std::string& path, double rate) { return row_of("stream", "2^28 fp32", "porter", path, 4, "GB/s", rate); }
 
 /// A context with stream rows: tma 3000 GB/s (the fastest forced path), cp_async 2950, staged 2900,
 /// automatic 2900 in its own median (0.967x tma) and `paired` over `with` in the pairing.
@@ -97,17 +102,7 @@ TEST(RowLabel, NamesImplPathAndStages) {
 // ---- the planner target -------------------------------------------------------------------------
 
 pb::row bf16_row(const std::string& impl, int stages, double rate) {
-  pb::row r;
-  r.workload = "bf16gemm";
-  r.size = "4096^3 x2";
-  r.impl = impl;
-  r.path = "tma";
-  r.stages = stages;
-  r.sweep_only = stages != 3;
-  r.unit = "TFLOP/s";
-  r.rate = rate;
-  r.ms_median = 1.0;
-  return r;
+  return row_of("bf16gemm", "4096^3 x2", impl, "tma", stages, "TFLOP/s", rate, stages != 3);
 }
 
 /// bf16gemm 4096^3 x2 on tma as session 44 measured it: the planned point porter/tma S=3 at 446.80
@@ -302,17 +297,7 @@ TEST(StallLabel, MetricNumbersAsNcuPrintsThem) {
 
 pb::row gemm_row(const std::string& workload, const std::string& size, const std::string& impl, const std::string& path, int stages,
                  double rate, bool sweep_only = false) {
-  pb::row r;
-  r.workload = workload;
-  r.size = size;
-  r.impl = impl;
-  r.path = path;
-  r.stages = stages;
-  r.sweep_only = sweep_only;
-  r.unit = "TFLOP/s";
-  r.rate = rate;
-  r.ms_median = 1.0;
-  return r;
+  return row_of(workload, size, impl, path, stages, "TFLOP/s", rate, sweep_only);
 }
 
 /// A stall line as run_ncu leaves it: the child's label (parsed), ncu's kernel name, and metrics
