@@ -20,6 +20,7 @@
 
 #include "../kernels/shapes.hpp"
 #include "bench.hpp"
+#include "ncu_parse.hpp"
 
 namespace pb {
 namespace {
@@ -198,7 +199,7 @@ std::optional<planner_plan> plan_for(const context& cx, const std::string& workl
   }
   porter::launch_plan_request lq;
   lq.stages = q;
-  if (auto it = cx.tiles_of.find(workload + " " + size); it != cx.tiles_of.end()) {
+  if (auto it = cx.tiles_of.find(workload_size(workload, size)); it != cx.tiles_of.end()) {
     lq.tiles = it->second.first;
     lq.steps_per_tile = it->second.second;
   }
@@ -231,7 +232,7 @@ planner_points planner_points_of(const context& cx, const std::string& workload,
 planner_line planner_line_of(const context& cx, const std::string& workload, const std::string& size, const std::string& path,
                              const planner_plan& plan) {
   planner_line pl;
-  pl.workload = workload + " " + size;
+  pl.workload = workload_size(workload, size);
   pl.path = path;
   pl.planned = plan.stages;
   pl.reason = plan.reason;
@@ -484,7 +485,7 @@ void evaluate_targets(context& cx) {
       const int digits = p.unit == "GB/s" ? 0 : 2;
       const std::string medians = "porter/" + p.path + " S=" + std::to_string(p.planned) + " " + format_double(p.planned_rate, digits) +
                                   " " + p.unit + " vs " + p.best_label + " " + format_double(p.best_rate, digits) + " " + p.unit +
-                                  " = " + format_double(p.planned_rate / p.best_rate, 3) + "x";
+                                  " = " + format_double(p.unpaired_ratio(), 3) + "x";
       t.value = p.ratio();
       t.verdict = t.value >= t.goal ? "PASS" : "MISS";
       t.detail = p.paired_rounds > 0 ? "paired: " + format_double(p.paired_ratio, 3) + "x over " + std::to_string(p.paired_rounds) +
@@ -504,17 +505,24 @@ void evaluate_targets(context& cx) {
 namespace {
 
 /// A GEMM kind that the ncu targets judge: the porter rows of `workload` whose impl `member` accepts,
-/// and the pipe that does its arithmetic (`pipe`: the stall line's metric as k_metrics in ncu.cpp
-/// shows it; `pipe_metric`: ncu's name).
+/// and the pipe that does its arithmetic (`pipe`: the stall line's metric as ncu_metrics()
+/// shows it).
 struct ncu_gemm_kind {
   std::string title;  ///< e.g. "bf16gemm wgmma"
   std::string workload;
   std::function<bool(const std::string& impl)> member;
-  std::string pipe, pipe_words, pipe_metric;
+  std::string pipe, pipe_words;
   std::string pipe_note;  ///< said after the metric's name in the pipe target's detail (may be empty)
 };
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+/// ncu's name of the metric that the stall lines show as `shown` (ncu_metrics(), the one table).
+std::string ncu_name_of(const std::string& shown) {
+  for (const ncu_metric& m : ncu_metrics())
+    if (m.shown == shown) return m.name;
+  return shown;
+}
 
 /// sgemm and smallgemm (fp32, FFMA on the FMA pipe: every porter row, porter-nested and
 /// porter-swizzled included); bf16gemm with mma.sync (porter, the forced schedules, porter-roles*,
@@ -531,17 +539,14 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 /// add nothing these targets use, and an ncu that lacks it costs a second ncu run (the retry that
 /// drops unknown metrics) and a standing "not collected" note.
 const std::vector<ncu_gemm_kind>& ncu_gemm_kinds() {
-  static const std::string fma = "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active";
-  static const std::string hmma = "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active";
   static const std::vector<ncu_gemm_kind> kinds = {
-      {"sgemm (fp32 FFMA)", "sgemm", [](const std::string& i) { return starts_with(i, "porter"); }, "fma_pipe%", "FMA pipe", fma, ""},
-      {"smallgemm (fp32 FFMA)", "smallgemm", [](const std::string& i) { return starts_with(i, "porter"); }, "fma_pipe%", "FMA pipe",
-       fma, ""},
+      {"sgemm (fp32 FFMA)", "sgemm", [](const std::string& i) { return starts_with(i, "porter"); }, "fma_pipe%", "FMA pipe", ""},
+      {"smallgemm (fp32 FFMA)", "smallgemm", [](const std::string& i) { return starts_with(i, "porter"); }, "fma_pipe%", "FMA pipe", ""},
       {"bf16gemm mma.sync", "bf16gemm",
        [](const std::string& i) { return starts_with(i, "porter") && !starts_with(i, "porter-wgmma"); }, "tensor_pipe%",
-       "tensor pipe (HMMA)", hmma, ""},
+       "tensor pipe (HMMA)", ""},
       {"bf16gemm wgmma", "bf16gemm", [](const std::string& i) { return starts_with(i, "porter-wgmma"); }, "tensor_pipe%",
-       "tensor pipe (HMMA)", hmma,
+       "tensor pipe (HMMA)",
        ", which on sm_90 counts wgmma's tensor-pipe cycles too (H100, session 44: 86.5-87.3% on the porter-wgmma*/tma kernels, "
        "which issue no mma.sync)"},
   };
@@ -614,7 +619,7 @@ std::string shown(const std::string& name, const std::optional<double>& v) {
 }  // namespace
 
 void evaluate_ncu_targets(context& cx) {
-  static const char* const ls_metric = "smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct";
+  const std::string ls_metric = ncu_name_of("long_scoreboard%");
   constexpr double ls_goal = 5, pipe_goal = 70;  // issue 9: "< 5% of issue slots", ">= 70%"
   for (const ncu_gemm_kind& k : ncu_gemm_kinds()) {
     target ls, pipe;
@@ -632,6 +637,7 @@ void evaluate_ncu_targets(context& cx) {
     } else {
       const stall_line& s = *p.line;
       const std::optional<double> lv = s.number("long_scoreboard%"), pv = s.number(k.pipe);
+      const std::string pipe_metric = ncu_name_of(k.pipe);
       // Both metrics in both targets.
       const std::string judged = s.label + " (" + s.kernel.substr(0, 80) + "), " + p.how + "; " + shown("long_scoreboard%", lv) + ", " +
                                  shown(k.pipe, pv);
@@ -639,7 +645,7 @@ void evaluate_ncu_targets(context& cx) {
                                   (cx.rep.stalls_note.empty() ? std::string() : " (" + cx.rep.stalls_note + ")") + "; ";
       if (!lv) {
         ls.verdict = "n/a";
-        ls.detail = "not measured: long_scoreboard% (" + std::string(ls_metric) + ")" + missing + judged;
+        ls.detail = "not measured: long_scoreboard% (" + ls_metric + ")" + missing + judged;
       } else {
         ls.value = *lv;
         ls.verdict = *lv < ls_goal ? "PASS" : "MISS";
@@ -665,11 +671,11 @@ void evaluate_ncu_targets(context& cx) {
       }
       if (!pv) {
         pipe.verdict = "n/a";
-        pipe.detail = "not measured: " + k.pipe + " (" + k.pipe_metric + ")" + missing + judged;
+        pipe.detail = "not measured: " + k.pipe + " (" + pipe_metric + ")" + missing + judged;
       } else {
         pipe.value = *pv;
         pipe.verdict = *pv >= pipe_goal ? "PASS" : "MISS";
-        pipe.detail = judged + "; " + k.pipe + " is " + k.pipe_metric + k.pipe_note;
+        pipe.detail = judged + "; " + k.pipe + " is " + pipe_metric + k.pipe_note;
         if (pipe.verdict == "MISS")
           pipe.detail += "; missed by " + format_double(pipe_goal - *pv, 2) +
                          " percentage points; the pipe idles while the warps stall for other reasons: see barrier%, "

@@ -34,6 +34,10 @@ struct options {
   bool wants(const std::string& w) const;
 };
 
+/// "<workload> <size>", e.g. "bf16gemm 4096^3 x2": the key of context::tiles_of and the workload
+/// column of a planner line.
+inline std::string workload_size(const std::string& workload, const std::string& size) { return workload + " " + size; }
+
 struct context {
   options opt;
   porter::device_caps caps;
@@ -50,9 +54,9 @@ struct context {
   double cublas_tflops_8192 = 0, cublas_tflops_4096 = 0;
   double cublas_tflops_smallgemm = 0;  ///< cuBLAS at the smallgemm size (the planner's demand)
   double cublas_bf16_tflops_8192 = 0, cublas_bf16_tflops_4096 = 0;  ///< cuBLAS bf16 (cublasGemmEx) at bf16gemm's sizes
-  /// Per "workload size" (as planner lines name them, e.g. "bf16gemm 4096^3 x2"): tiles of the
-  /// problem and pipeline steps per tile (the planner's launch inputs). Keyed by size too, so that a
-  /// workload run at two sizes (sgemm, bf16gemm) keeps the tiles of each.
+  /// Per workload_size(workload, size) (as planner lines name them, e.g. "bf16gemm 4096^3 x2"):
+  /// tiles of the problem and pipeline steps per tile (the planner's launch inputs). Keyed by size
+  /// too, so that a workload run at two sizes (sgemm, bf16gemm) keeps the tiles of each.
   std::map<std::string, std::pair<long long, int>> tiles_of;
   bool kokkos_ran = false;
   std::vector<row> kokkos_rows;  ///< from porter-bench-kokkos

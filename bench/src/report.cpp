@@ -291,7 +291,7 @@ std::string report::json() const {
     o << (i ? ",\n    " : "\n    ") << "{\"workload\": " << json_str(p.workload) << ", \"path\": " << json_str(p.path)
       << ", \"planned_stages\": " << p.planned << ", \"best_stages\": " << p.best << ", \"planned_rate\": " << json_num(p.planned_rate)
       << ", \"best_rate\": " << json_num(p.best_rate) << ", \"unit\": " << json_str(p.unit) << ", \"best_point\": " << json_str(p.best_label)
-      << ", \"unpaired_ratio\": " << json_num(p.best_rate > 0 && p.planned_rate > 0 ? p.planned_rate / p.best_rate : NAN);
+      << ", \"unpaired_ratio\": " << json_num(p.unpaired_ratio() > 0 ? p.unpaired_ratio() : NAN);
     if (p.paired_rounds > 0) o << ", \"paired_ratio\": " << json_num(p.paired_ratio) << ", \"paired_rounds\": " << p.paired_rounds;
     o << ", \"reason\": " << json_str(p.reason) << "}";
   }

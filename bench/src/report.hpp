@@ -66,12 +66,10 @@ struct planner_line {
   double paired_ratio = 0;
   int paired_rounds = 0;
   std::string reason;
-  /// The ratio the planner target judges: the paired one when there is one, else planned_rate /
-  /// best_rate (0 when either is missing).
-  double ratio() const {
-    if (paired_rounds > 0) return paired_ratio;
-    return best_rate > 0 && planned_rate > 0 ? planned_rate / best_rate : 0;
-  }
+  /// planned_rate / best_rate, the two medians' ratio (0 when either is missing).
+  double unpaired_ratio() const { return best_rate > 0 && planned_rate > 0 ? planned_rate / best_rate : 0; }
+  /// The ratio the planner target judges: the paired one when there is one, else unpaired_ratio().
+  double ratio() const { return paired_rounds > 0 ? paired_ratio : unpaired_ratio(); }
 };
 
 /// ncu metrics of one kernel launch.

@@ -560,7 +560,7 @@ void run_stream(context& cx) {
   row base;
   base.workload = "stream";
   base.size = "2^28 fp32";
-  cx.tiles_of[base.workload + " " + base.size] = {stream_shape::tiles_of(n), 1};
+  cx.tiles_of[workload_size(base.workload, base.size)] = {stream_shape::tiles_of(n), 1};
   base.bytes = 2.0 * double(bytes);
   base.unit = "GB/s";
   base.ceiling = "cudaMemcpy D2D";
@@ -646,9 +646,9 @@ void run_stencil(context& cx, int radius) {
   row base;
   base.workload = "stencil2d-r" + std::to_string(radius);
   base.size = "16384^2 fp32";
-  cx.tiles_of[base.workload + " " + base.size] = {static_cast<long long>((w + stencil_shape::tile_w - 1) / stencil_shape::tile_w) *
-                                                      ((h + stencil_shape::tile_h - 1) / stencil_shape::tile_h),
-                                                  1};
+  cx.tiles_of[workload_size(base.workload, base.size)] = {
+      static_cast<long long>((w + stencil_shape::tile_w - 1) / stencil_shape::tile_w) * ((h + stencil_shape::tile_h - 1) / stencil_shape::tile_h),
+      1};
   base.bytes = 2.0 * double(bytes);  // effective: one read and one write of the grid
   base.unit = "GB/s";
   base.ceiling = "cudaMemcpy D2D";
@@ -838,8 +838,8 @@ row fp32_gemm_row(context& cx, const char* workload, int size, int tile_m, int t
   base.unit = "TFLOP/s";
   base.ceiling = "cuBLAS";
   if (nsets > 1) base.size += " x" + std::to_string(nsets);
-  cx.tiles_of[base.workload + " " + base.size] = {((m + tile_m - 1) / tile_m) * ((n + tile_n - 1) / tile_n),
-                                                  static_cast<int>((k + bk - 1) / bk)};
+  cx.tiles_of[workload_size(base.workload, base.size)] = {((m + tile_m - 1) / tile_m) * ((n + tile_n - 1) / tile_n),
+                                                         static_cast<int>((k + bk - 1) / bk)};
   return base;
 }
 }  // namespace
@@ -976,9 +976,9 @@ void run_bf16gemm(context& cx, int size, bool sweep) {
   base.unit = "TFLOP/s";
   base.ceiling = "cuBLAS bf16";
   if (nsets > 1) base.size += " x" + std::to_string(nsets);
-  cx.tiles_of[base.workload + " " + base.size] = {static_cast<long long>((m + bf16gemm_shape::bm - 1) / bf16gemm_shape::bm) *
-                                                      ((n + bf16gemm_shape::bn - 1) / bf16gemm_shape::bn),
-                                                  (k + bf16gemm_shape::bk - 1) / bf16gemm_shape::bk};
+  cx.tiles_of[workload_size(base.workload, base.size)] = {
+      static_cast<long long>((m + bf16gemm_shape::bm - 1) / bf16gemm_shape::bm) * ((n + bf16gemm_shape::bn - 1) / bf16gemm_shape::bn),
+      (k + bf16gemm_shape::bk - 1) / bf16gemm_shape::bk};
 
   // The ceiling and reference: cuBLAS bf16 (fp32 accumulation) into cref, itself checked on 16
   // entries against fp64 on the CPU.
@@ -1039,7 +1039,7 @@ static void run_grid2d(context& cx, const std::string& workload, const std::vect
   row base;
   base.workload = workload;
   base.size = "16384^2 fp32";
-  cx.tiles_of[base.workload + " " + base.size] = {tiles, 1};
+  cx.tiles_of[workload_size(base.workload, base.size)] = {tiles, 1};
   base.bytes = 2.0 * double(bytes);
   base.unit = "GB/s";
   base.ceiling = "cudaMemcpy D2D";
