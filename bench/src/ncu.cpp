@@ -35,6 +35,9 @@ void run_ncu(context& cx, const std::string& self) {
     cx.progress(cx.rep.stalls_note);
     return;
   }
+  // The child profiles the workloads this run was asked for (--only), no others.
+  std::string only;
+  for (const auto& w : cx.opt.only) only += (only.empty() ? " --only " : ",") + w;
   std::vector<ncu_metric> metrics = ncu_metrics();
   std::vector<std::string> dropped;
   std::string out;
@@ -42,7 +45,7 @@ void run_ncu(context& cx, const std::string& self) {
     std::string list;
     for (const auto& m : metrics) list += (list.empty() ? "" : ",") + m.name;
     const std::string cmd = "'" + ncu + "' --clock-control none --target-processes all --kernel-name regex:pb_ --metrics " + list +
-                            " --csv --page raw '" + self + "' --ncu-child --device " + std::to_string(cx.opt.device) + " 2>&1";
+                            " --csv --page raw '" + self + "' --ncu-child --device " + std::to_string(cx.opt.device) + only + " 2>&1";
     cx.progress("ncu: " + cmd);
     out.clear();
     if (FILE* f = popen(cmd.c_str(), "r")) {
