@@ -7,7 +7,10 @@
 // per thread, a chunk count that is not a multiple of N (N = 96), 48-byte rows (three 16-byte
 // chunks), and boxes that move in 1-byte and 4-byte pieces (the general walk). Each case runs the
 // random geometries of the matrix (edges, pitches, offsets, depths, trip counts, prefill) and
-// compares every landed byte with the CPU reference, guard regions included.
+// compares every landed byte with the CPU reference, guard regions included. Swizzled boxes with
+// several chunks per thread take cp_async's stepped walk (porter/detail/box_geometry.hpp
+// stepped_chunks: a thread's next chunk by two constant adds), whose landing offsets go through the
+// swizzle; those cases check it on the device, the host test BoxGeometry.SteppedWalk... chunk by chunk.
 #include "runners.cuh"
 
 namespace pt = porter_test;
@@ -19,6 +22,10 @@ using small_box = porter::box<float, 16, 16>;   // 1 KiB: 64 chunks
 using rows48_box = porter::box<float, 5, 12>;   // 48-byte rows: 15 chunks
 using bytes_box = porter::box<unsigned char, 7, 33>;  // 33-byte rows: 1-byte pieces
 using cube_box = porter::box<std::uint32_t, 4, 6, 8>;  // 3D, 32-byte rows
+template <class B, porter::swizzle S> using sw = porter::swizzled<B, S>;
+using bf16_b128 = sw<porter::box<std::uint16_t, 64, 64>, porter::swizzle::b128>;  // 8 KiB: 512 chunks
+using fp32_b64 = sw<porter::box<float, 32, 16>, porter::swizzle::b64>;             // 2 KiB: 128 chunks
+using fp32_b32 = sw<porter::box<float, 24, 8>, porter::swizzle::b32>;              // 768 B: 48 chunks
 
 template <class P>
 class CtaThreads : public ::testing::Test {};
@@ -53,6 +60,15 @@ TYPED_TEST(CtaThreads, narrow_pieces_and_3d_boxes) {
   pt::test_tally tt;
   pt::box_cases<TypeParam, 2, bytes_box, 0, 96>(tt, "cta_threads", {pt::cases(30, 2)});
   pt::box_cases<TypeParam, 3, cube_box, 0, 128>(tt, "cta_threads", {pt::cases(30, 2)});
+}
+
+TYPED_TEST(CtaThreads, swizzled_boxes_several_chunks_per_thread) {
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  pt::test_tally tt;
+  pt::box_cases<TypeParam, 3, bf16_b128, 0, 128>(tt, "cta_threads swizzled", {pt::cases(30, 2)});   // 4 per thread
+  pt::box_cases<TypeParam, 2, bf16_b128, 384, 256>(tt, "cta_threads swizzled", {pt::cases(30, 2)}); // 2 per thread, ring base off the atom
+  pt::box_cases<TypeParam, 2, fp32_b64, 0, 32>(tt, "cta_threads swizzled", {pt::cases(30, 2)});     // 4 per thread
+  pt::box_cases<TypeParam, 3, fp32_b32, 128, 16>(tt, "cta_threads swizzled", {pt::cases(30, 2)});   // 3 per thread
 }
 
 }  // namespace

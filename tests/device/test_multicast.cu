@@ -15,7 +15,9 @@
 //                                    aligned, which tma copies in each CTA with thread loads).
 //                                    Every step also calls porter::prefetch on a random box of the
 //                                    second tensor (edges, outside, unaligned): a hint, which must
-//                                    neither fault nor change a byte.
+//                                    neither fault nor change a byte. CTAs of 96, 97 or 100 (a
+//                                    partial last warp) or 128 threads; at some steps one warp of some CTAs
+//                                    dawdles before reading, so releases come out of step.
 //   Multicast/<path>.box1d           the same with 1D boxes: multicast falls back to each CTA's
 //                                    own copy, the prefetch to cp.async.bulk.prefetch on tma.
 //   Multicast/<path>.roles2d, .roles3d   the same cases through a porter::role_pipeline built with
@@ -69,6 +71,15 @@ __global__ void multicast_kernel(const __grid_constant__ porter::tiled_source<Bo
         porter::async_copy(porter::buffer<1>(slot), own, b);
       },
       [&](auto& ready, int t) {
+        // Drift: at some steps one warp of some CTAs dawdles (~3,000 cycles) before it reads, so the
+        // warps of a CTA and the CTAs of a cluster release the stage out of step. A refill that
+        // waited for fewer than every reader of the cluster overwrites that warp's tile.
+        const unsigned warp = pt::dev::thread_rank() / 32u;
+        if ((blockIdx.x * 7u + unsigned(t) * 3u + warp) % 5u == 0u) {
+          const long long t0 = clock64();
+          while (clock64() - t0 < 3000) {
+          }
+        }
         unsigned char* o = out + (std::size_t(blockIdx.x) * std::size_t(steps) + std::size_t(t)) * 2 * Box::bytes;
         pt::dev::store_bytes<Box::bytes>(o, ready.template bytes<0>());
         pt::dev::store_bytes<Box::bytes>(o + Box::bytes, ready.template bytes<1>());
@@ -152,7 +163,9 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
     const int cluster = sizes[i % 3];
     if (cluster > 1 && !clusters) continue;
     const int grid = cluster * int(1 + rng() % 3), steps = int(1 + rng() % 13);
-    int threads = (rng() % 2) ? 128 : 96;
+    // 100 and 97: the last warp has 4 threads, or 1 (fewer than a cluster of 2 or 4 has CTAs).
+    const int thread_counts[4] = {128, 96, 100, 97};
+    int threads = thread_counts[rng() % 4];
     if constexpr (roles) threads = int(Roles::threads);
     std::vector<int> at_shared(std::size_t(steps) * R), at_own(std::size_t(grid) * steps * R), at_pf(at_own.size());
     for (int t = 0; t < steps; ++t) pt::random_coord(rng, g, &at_shared[std::size_t(t) * R]);
