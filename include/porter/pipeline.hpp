@@ -102,14 +102,19 @@ inline constexpr cta_threads_t<N> cta_threads{};
 /// the cluster needs with `porter::async_copy(buffer<I>(slot), src, at, porter::multicast)`: on
 /// the tma path one CTA of the cluster reads such a box and it lands in all of them
 /// (cp.async.bulk.tensor .multicast::cluster; the issuing CTA rotates step by step), which divides
-/// its L2 reads by the cluster size. Before a refill, thread 0 of every CTA arrives on the stage's
-/// EMPTY barrier in every CTA of the cluster and waits until every CTA has (porter/tma/protocol.hpp,
-/// CLUSTER MULTICAST); the other threads do not wait, and no cluster barrier runs per step.
-/// Cost: that wait makes the CTAs of a cluster refill in step with one another, and while thread 0
-/// waits, its CTA waits at the next CTA barrier. Kernels with long, byte-bound steps gain (the bf16
-/// mma.sync GEMM, clusters of 2 sharing B: 1.04x on an H100); a kernel with short, compute-bound
-/// steps loses (the SIMT sgemm of bench/ports, 16 K-rows per step: 0.79x, barrier stalls 17.7% ->
-/// 39.9% under ncu; session 44). Time both with and without clusters.
+/// its L2 reads by the cluster size. consumer_release is then warp-collective: every thread fences
+/// its reads against the refill's async-proxy writes, and after __syncwarp one lane per CTA of the
+/// cluster arrives on that CTA's EMPTY barrier for the stage; before a refill, thread 0 of every
+/// CTA waits until every warp of every CTA has released the stage (porter/tma/protocol.hpp, CLUSTER
+/// MULTICAST). No CTA or cluster barrier runs per step, and since the arrivals are made at release,
+/// a CTA that copies D steps ahead in S stages may run S - D - 1 steps ahead of its slowest peer.
+/// Cost: the CTAs of a cluster still wait for one another's releases, and each step costs a proxy
+/// fence per thread and a few arrivals per warp. Measured on an H100 (session 45, clusters of 2
+/// sharing one of two boxes): the SIMT sgemm of bench/ports (16 K-rows per step, compute-bound)
+/// runs at 0.87-0.91x the same kernel without clusters (0.79x with the protocol before session 45;
+/// under ncu its barrier stall 15.9% -> 0.7%, L2 reads -20%, and 21% of warp cycles wait on
+/// mbarriers), the bf16 mma.sync GEMM at 0.94-0.96x (0.99-1.07x before), the wgmma GEMM on a role
+/// pipeline at 1.00-1.04x. Time both with and without clusters.
 /// On cp_async and staged, and in a launch without clusters, every CTA copies its own boxes and the
 /// ring is an ordinary one (the same bytes land).
 /// Preconditions: every thread of every CTA of the cluster constructs the ring at the same shared
@@ -334,7 +339,9 @@ class pipeline {
     return consumer_stage<pipeline>(s, ph, stage_data(s));
   }
 
-  /// Done reading the stage of `ready`. Collective; tokens in wait order.
+  /// Done reading the stage of `ready`. Collective; tokens in wait order. In a cluster-multicast
+  /// ring on tma (porter::cluster_multicast) the lanes of each warp also meet in it (__syncwarp), so
+  /// a warp's threads must all call it, not only every thread eventually.
   PORTER_DEVICE void consumer_release(consumer_stage<pipeline>& ready) {
     check_init();
 #if PORTER_DEBUG

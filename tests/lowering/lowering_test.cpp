@@ -569,12 +569,14 @@ TEST(LoweringCtaThreads, TheSizeIsTestedAtInitAndOnlyTheTaggedKernelsLoseTheRead
 std::size_t count_of(const kernel_code& k, const std::string& instr) { return lines_with(k, instr).size(); }
 
 // On tma a cluster-multicast ring issues its multicast box with .multicast::cluster (and the
-// buffer copied without the tag without it). Its reuse barrier stays the CTA's: before a refill
-// thread 0 arrives on the stage's EMPTY in every CTA of the cluster (mapa +
-// mbarrier.arrive.shared::cluster, release at CTA scope, never release.cluster) and then waits
-// for its own CTA's EMPTY with acquire at cluster scope; the only cluster barriers are the ring's
-// init and the kernel's own porter::cluster_sync() (a cluster barrier as the reuse barrier ran the
-// multicast GEMM at 0.77-0.78x of the same kernel without clusters on an H100, session 37). On cp_async and staged
+// buffer copied without the tag without it). Each release runs fence.proxy.async per thread and,
+// after __syncwarp (bar.warp.sync), lane r arrives on CTA r's EMPTY, its own CTA's included (mapa +
+// mbarrier.arrive.shared::cluster, release at CTA scope, never release.cluster); before a refill
+// thread 0 waits for its own CTA's EMPTY with acquire at cluster scope. The only cluster
+// barriers are the ring's init and the kernel's own porter::cluster_sync() (a cluster barrier as
+// the reuse barrier ran the multicast GEMM at 0.77-0.78x of the same kernel without clusters on an
+// H100, session 37). A CTA barrier remains in the kernel: the same ring in a launch without
+// clusters (a cluster of one CTA) is an ordinary one, and the thread-load fallbacks. On cp_async and staged
 // the tag is an ordinary copy: no multicast, no remote arrival, the reuse barrier the CTA's, and
 // only the kernel's own cluster barrier. No other kernel multicasts.
 TEST(LoweringMulticast, TheTmaClusterRingMulticastsOneBoxAndSpansTheCluster) {
@@ -590,7 +592,9 @@ TEST(LoweringMulticast, TheTmaClusterRingMulticastsOneBoxAndSpansTheCluster) {
     EXPECT_GE(count_of(t, "mbarrier.arrive.shared::cluster.b64"), 1u) << t.label;
     EXPECT_TRUE(lacks(t, "mbarrier.arrive.release.cluster")) << t.label;
     EXPECT_GE(count_of(t, "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64"), 1u) << t.label;
-    EXPECT_TRUE(has(t, "bar.sync")) << t.label;  // the CTA's reuse barrier
+    EXPECT_TRUE(has(t, "bar.sync")) << t.label;        // the reuse barrier of a launch without clusters
+    EXPECT_TRUE(has(t, "bar.warp.sync")) << t.label;   // the release: a warp's lanes before its remote arrivals
+    EXPECT_TRUE(has(t, "fence.proxy.async.shared::cta")) << t.label;
     EXPECT_TRUE(has(t, "%cluster_nctarank")) << t.label;
   }
   for (int sm : {80, 90})

@@ -23,6 +23,12 @@ struct copy_context {
   /// producer count), so a test on it folds away; a copy may then take a form whose run-time test
   /// and extra code would cost where the count is read from blockDim (cp_async's interior loop).
   bool fixed_nthreads = false;
+  /// true: of the copying set only thread 0 has waited for the stage's previous pass to be released
+  /// by every reader (a cluster-multicast ring on tma, porter/tma/protocol.hpp: thread 0 waits for
+  /// EMPTY, the other threads run on). A copy that stores into the stage with thread stores first
+  /// runs a CTA barrier, after which every thread may overwrite it; a copy thread 0 issues alone
+  /// needs nothing more.
+  bool stores_need_barrier = false;
 };
 
 /// Unsigned integer vector of W bytes (W = 1, 2, 4, 8, 16): the register a W-byte chunk travels in.

@@ -65,6 +65,7 @@ struct tma_copy {
       std::int64_t lo, hi;
       inside_1d<Box>(src, at, &lo, &hi);
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
+      if (lo > 0 || hi < B) before_thread_stores(ctx);
       if (lo > 0) detail::fill_zero(d, std::size_t(lo) * sizeof(T), ctx);
       if (hi < B) detail::fill_zero(d + hi * sizeof(T), std::size_t(B - hi) * sizeof(T), ctx);
       if (lo > 0 || hi < B) after_thread_stores(ctx);
@@ -75,6 +76,7 @@ struct tma_copy {
       if (!inner_aligned<Box>(at)) {
         check_source_in_debug(src);
         detail::strict_fallback("strict paths: tma box at an innermost coordinate that is not a multiple of 16 B would move with thread loads", ctx.thread);
+        before_thread_stores(ctx);
         staged_copy::copy_box<Box, cache_hint::none, 1>(dst, src, at, ctx);
         after_thread_stores(ctx);
         return;
@@ -172,6 +174,7 @@ struct tma_copy {
     const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(src), dd = reinterpret_cast<std::uintptr_t>(dst);
     if (((s ^ dd) & 15u) != 0) {  // cannot be 16-byte aligned on both sides at once
       detail::strict_fallback("strict paths: tma byte range whose source and destination disagree modulo 16 would move with thread loads", ctx.thread);
+      before_thread_stores(ctx);
       staged_copy::copy_bytes_batched<1>(dst, src, bytes, ctx);
       after_thread_stores(ctx);
       return;
@@ -192,6 +195,7 @@ struct tma_copy {
       }
     }
     if (head || tail) detail::strict_fallback("strict paths: tma byte range with an unaligned head or tail would move it with thread loads", ctx.thread);
+    if (head || tail) before_thread_stores(ctx);
     if (head) staged_copy::copy_bytes_batched<1>(d, sp, head, ctx);
     if (tail) staged_copy::copy_bytes_batched<1>(d + head + body, sp + head + body, tail, ctx);
     if (head || tail) after_thread_stores(ctx);
@@ -311,6 +315,12 @@ struct tma_copy {
   static PORTER_DEVICE PORTER_FORCEINLINE void after_thread_stores(const detail::copy_context& ctx) {
     ptx::fence_proxy_async_shared_cta();
     if (!ctx.role_producers) __syncthreads();
+  }
+  // Before those stores: in a cluster-multicast ring only thread 0 has waited for the stage's
+  // previous pass to be released (ctx.stores_need_barrier); a CTA barrier after that wait lets every
+  // thread overwrite it. Collective, like the fallback itself.
+  static PORTER_DEVICE PORTER_FORCEINLINE void before_thread_stores(const detail::copy_context& ctx) {
+    if (ctx.stores_need_barrier) __syncthreads();
   }
 
  public:

@@ -19,45 +19,69 @@
 //   release   no instruction: the next refill's acquire runs the CTA barrier if needed.
 // CLUSTER MULTICAST (porter::pipeline(smem, porter::cluster_multicast), launched in clusters of
 // more than one CTA; every CTA of the cluster makes the same calls with the same arguments):
-//   init      as above, plus one EMPTY mbarrier per stage (the header's second half) with one
-//             arrival per CTA of the cluster, then a cluster barrier (barrier.cluster.arrive +
-//             wait): every CTA's barriers are initialised (fence.mbarrier_init.release.cluster)
-//             before any peer arrives on them or multicasts into them.
-//   acquire   the CTA's own reuse barrier as above (every thread of this CTA is done reading the
-//             stage's previous pass), then, from pass 1 on, thread 0 arrives on the stage's EMPTY
-//             in every CTA of the cluster, its own included (mapa + mbarrier.arrive.shared::cluster,
-//             release at CTA scope: it hands over reads, porter/ptx/mbarrier.hpp says why not
-//             release.cluster), and waits for EMPTY's phase of the previous pass in its own CTA
-//             (acquire at cluster scope): every CTA has released the stage, so a multicast may land
-//             in all of them. Only thread 0 waits; the other threads go on to the next CTA barrier.
+//   init      as above, plus one EMPTY mbarrier per stage (the header's second half) counting one
+//             arrival per warp of every CTA of the cluster (warps x cluster size), then a cluster
+//             barrier (barrier.cluster.arrive + wait): every CTA's barriers are initialised
+//             (fence.mbarrier_init.release.cluster) before any peer arrives on them or multicasts
+//             into them.
+//   acquire   from pass 1 on, thread 0 waits for EMPTY's phase of the previous pass in its own CTA
+//             (acquire at cluster scope): every thread of every CTA has released the stage, so a
+//             multicast may land in all of them and this CTA's own copies may overwrite it. Only
+//             thread 0 waits; the other threads run on. No CTA barrier: EMPTY counts this CTA's
+//             threads as well. The thread-load fallbacks, which every thread stores, first run a
+//             CTA barrier (copy_context::stores_need_barrier; porter/tma/copy.hpp).
 //   copy      async_copy(..., porter::multicast): thread 0 of every CTA expects the box's bytes on
-//             its own FULL; thread 0 of the issuing CTA issues the box with .multicast::cluster to
-//             every CTA (porter/tma/copy.hpp copy_box_multicast). Boxes copied without the tag are
-//             each CTA's own, as above.
+//             its own FULL; thread 0 of the issuing CTA, rank (pass x S + stage) mod cluster size,
+//             issues the box with .multicast::cluster to every CTA (porter/tma/copy.hpp
+//             copy_box_multicast). Boxes copied without the tag are each CTA's own, as above.
+//   release   (warp-collective) every thread runs fence.proxy.async.shared::cta (its generic-proxy
+//             reads before the refill's async-proxy writes: porter/tma/role_protocol.hpp says why
+//             the mbarrier handover needs it); after __syncwarp, lane r < cluster size arrives on
+//             CTA r's EMPTY, its own CTA's included (a last warp with fewer lanes than the cluster
+//             has CTAs: its lanes share them out) (mapa + mbarrier.arrive.shared::cluster, release
+//             at CTA scope: porter/ptx/mbarrier.hpp says why not release.cluster). One arrival per
+//             warp and CTA: with one per thread on its own CTA (the role rings' form, kept there for
+//             compute-sanitizer racecheck, porter/ptx/role_ring.hpp) the bf16 mma.sync GEMM's
+//             multicast ring ran at 384 TFLOP/s, with one per warp at 403 (H100, 8192^3, session
+//             45); racecheck needs no more here (0 hazards on the Multicast suites), because the only
+//             thread stores into a stage (the fallbacks) follow a CTA barrier. The arrival is made
+//             when the stage is released, not when it is refilled: a CTA may run up to S - D - 1
+//             steps ahead of its slowest peer when it copies D steps ahead (porter::run_pipeline),
+//             instead of meeting it at every refill, which is what the form before session 45 did
+//             (thread 0 arrived for its whole CTA at the refill, after a CTA reuse barrier).
+//             Measured (H100, session 45, bench/results/h100-2026-12-07-session45): the SIMT GEMM
+//             of bench/ports (short, compute-bound steps) 0.79x -> 0.91x its kernel without
+//             clusters, its barrier stall 39.9% -> 0.7%; the bf16 mma.sync GEMM (long steps)
+//             0.99-1.07x -> 0.94-0.96x its kernel without clusters (403 against 412-418 TFLOP/s).
 //   exit      a peer may arrive on this CTA's EMPTY, or multicast into it, until its last step: end
 //             the kernel with porter::cluster_sync() in every thread.
 //   Each CTA's own commit arrival keeps its phase open until its own expect_tx has been posted, so
 //   a peer's bytes landing first cannot complete it early.
-//   EMPTY counts arrivals, not who made them; the waits of every CTA keep that sound. A CTA sends
-//   its arrival for pass p of a stage only after its own EMPTY completed pass p - 1, which needs
-//   every CTA's arrival count to reach p; so no CTA is ever more than one arrival ahead of the
-//   slowest, a phase completes only when every CTA has released that pass, and no phase runs two
-//   ahead of a waiter (its parity would alias). Only the issuing CTA's wait protects data (its
-//   multicast lands in every CTA); the others' waits are what bound the counts, and they are needed:
-//   a step whose box does not go out as a multicast (a 1D box, or an innermost coordinate that is
-//   not 16-byte aligned, which every CTA copies with thread loads) does not couple the CTAs through
-//   FULL, so without them a fast CTA's arrivals ran ahead and a later issuer waited for ever (the
-//   issuer-only form hung in the device matrix's Multicast/tma.box2d on an H100, session 37).
+//   EMPTY counts arrivals, not who made them; the waits of every CTA's thread 0 keep that sound. A
+//   warp arrives for pass p of a stage only after its CTA's FULL of pass p completed, which needs
+//   its thread 0's commit, after that thread 0 saw its EMPTY complete pass p - 1. So the first
+//   arrival for pass p anywhere in the cluster comes after some EMPTY collected every warp's
+//   arrival for pass p - 1 (each warp's count is capped at p until then): every reader of the
+//   cluster has released pass p - 1 before any arrival for pass p exists. A phase that a pass-p
+//   arrival completes in place of a pass-(p - 1) arrival still in flight is therefore safe to act
+//   on, and no phase runs two ahead of its waiter (pass p + 1 needs this CTA's own warps, who wait
+//   for FULL of p + 1 first), so no parity aliases. Every CTA's wait is needed, not only the
+//   issuer's: a step whose box does not go out as a multicast (a 1D box, or an innermost coordinate
+//   that is not 16-byte aligned, which every CTA copies with thread loads) does not couple the CTAs
+//   through FULL, and an issuer-only form hung in the device matrix's Multicast/tma.box2d on an H100
+//   (session 37).
 //   Why not a cluster barrier as the reuse barrier (the form before session 37): every thread of
 //   every CTA meets at it and it releases at cluster scope; measured on an H100 (session 37,
 //   bench/results/h200-2026-12-05-session37/NOTES.md) the multicast GEMM ran 0.77x its kernel
-//   without clusters with it, 1.02-1.03x with EMPTY.
+//   without clusters with it.
 // Why a phase cannot be confused with the next one: pass n+1 of a stage is only issued after a
-// CTA barrier that every thread reached after its wait for pass n, so no thread still waits for the
-// parity of pass n when pass n+1 completes.
+// CTA barrier that every thread reached after its wait for pass n (in a cluster-multicast ring,
+// after thread 0's EMPTY wait, which every thread's release follows its wait for pass n into), so
+// no thread still waits for the parity of pass n when pass n+1 completes.
 // Cost per step of porter::run_pipeline (S >= 2): one expect_tx and one copy per box and one
-// arrive, all by thread 0; one try_wait per thread; one CTA barrier. A cluster-multicast ring adds,
-// on thread 0, one remote arrival per CTA of the cluster and one EMPTY wait.
+// arrive, all by thread 0; one try_wait per thread; one CTA barrier. A cluster-multicast ring has
+// no CTA barrier; it adds one EMPTY wait on thread 0, a proxy fence per thread, and per warp a
+// __syncwarp and one arrival per CTA of the cluster.
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier: phases, arrival count, tx-count), 9.7.9.25.4/5 (bulk
 // copies); CUTLASS sm90_pipeline.hpp (PipelineTmaAsync: producer arms FULL with expect_tx; with
 // clusters, consumers release EMPTY on every CTA that receives the multicast).
@@ -97,15 +121,19 @@ class tma_protocol {
     full_ = reinterpret_cast<std::uint64_t*>(header);
     thread_ = thread;
     nthreads_ = nthreads;
+    const unsigned lanes = nthreads - (thread & ~31u);  // threads of this thread's warp, from lane 0
+    warp_lanes_ = lanes >= 32u ? 32u : lanes;
+    warp_mask_ = lanes >= 32u ? 0xffffffffu : (1u << lanes) - 1u;
     if (thread == 0) {
       for (int s = 0; s < stages; ++s) ptx::mbarrier_init(full_ + s, 1);
-      if (empty_ != nullptr)
-        for (int s = 0; s < stages; ++s) ptx::mbarrier_init(empty_ + s, mc_.size);
+      if (empty_ != nullptr)  // one arrival per warp of every CTA of the cluster (release)
+        for (int s = 0; s < stages; ++s) ptx::mbarrier_init(empty_ + s, (nthreads + 31u) / 32u * mc_.size);
       ptx::fence_mbarrier_init();
     }
   }
   /// As init, for a cluster-multicast ring (see CLUSTER MULTICAST above): EMPTY[s] (after the
-  /// FULL barriers in `header`) counts one arrival per CTA of the cluster, and a cluster barrier
+  /// FULL barriers in `header`) counts one arrival per warp of every CTA of the cluster, and a
+  /// cluster barrier
   /// ends it (every CTA's barriers are initialised before a peer arrives on them or multicasts into
   /// this CTA). Collective over every thread of the cluster. Without clusters (a cluster of one
   /// CTA, or a target without them) the ring is an ordinary one.
@@ -122,12 +150,10 @@ class tma_protocol {
   /// cluster-multicast ring).
   PORTER_DEVICE PORTER_FORCEINLINE void acquire(unsigned stage, unsigned pass) {
     if (mc_.size > 1) {
-      guard_.before_acquire(stage, pass);  // this CTA's reads of the stage's previous pass are done
       mc_.advance();
-      if (pass != 0 && thread_ == 0) {
-        for (unsigned r = 0; r < mc_.size; ++r) ptx::mbarrier_arrive_cluster(empty_ + stage, r);
-        wait_empty(stage, pass);  // every CTA, not only the issuer: see "EMPTY counts arrivals" above
-      }
+      // Every CTA's thread 0, not only the issuer's: see "EMPTY counts arrivals" above. No CTA
+      // barrier: EMPTY counts this CTA's warps too.
+      if (pass != 0 && thread_ == 0) wait_empty(stage, pass);
     } else {
       guard_.before_acquire(stage, pass);
     }
@@ -164,8 +190,19 @@ class tma_protocol {
         "completed)",
         stage, pass);
   }
-  /// This thread is done reading the stage. Collective.
-  PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned /*stage*/, unsigned /*pass*/) { guard_.on_release(); }
+  /// This thread is done reading the stage. Collective. In a cluster-multicast ring: a proxy fence
+  /// and the arrivals on every CTA's EMPTY (see CLUSTER MULTICAST).
+  PORTER_DEVICE PORTER_FORCEINLINE void release(unsigned stage, unsigned /*pass*/) {
+    if (mc_.size > 1) {
+      ptx::fence_proxy_async_shared_cta();
+      __syncwarp(warp_mask_);
+      // Lane r arrives on CTA r's EMPTY, its own included; in a last warp of fewer lanes than the
+      // cluster has CTAs, lane r also on CTAs r + lanes, r + 2 lanes, ...
+      for (unsigned r = thread_ & 31u; r < mc_.size; r += warp_lanes_) ptx::mbarrier_arrive_cluster(empty_ + stage, r);
+    } else {
+      guard_.on_release();
+    }
+  }
 
  private:
   /// Thread 0, before a refill of (stage, pass >= 1) in a cluster-multicast ring: wait for this
@@ -179,7 +216,9 @@ class tma_protocol {
         stage, pass);
   }
   PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx(unsigned stage) const {
-    return detail::copy_context{full_ + stage, thread_, nthreads_};
+    detail::copy_context c{full_ + stage, thread_, nthreads_};
+    c.stores_need_barrier = mc_.size > 1;  // only thread 0 waited for EMPTY (acquire)
+    return c;
   }
 #endif  // __CUDACC__
 
@@ -187,6 +226,8 @@ class tma_protocol {
   std::uint64_t* empty_ = nullptr;  // a cluster-multicast ring in a cluster of more than one CTA only
   detail::reuse_guard<Ring::stages> guard_{};
   unsigned thread_ = 0, nthreads_ = 0;
+  unsigned warp_mask_ = 0xffffffffu;  // the lanes of this thread's warp that exist (release's __syncwarp)
+  unsigned warp_lanes_ = 32;          // how many (release's arrivals)
   multicast_group mc_{};  // a cluster-multicast ring's place in its cluster (init_cluster); size 1 otherwise
 };
 
