@@ -471,7 +471,7 @@ void evaluate_targets(context& cx) {
       const row* plain = best_row(cx, [&](const row& r) { return is(r, w, "porter-s6", "automatic"); });
       if (mc && plain)
         add_target(cx, w + ": porter-multicast-s6/automatic (clusters of 2 sharing At) >= 1.00x porter-s6/automatic (the same kernel without)",
-                   mc, plain, 1.00, "the multicast ring's reuse barrier is a cluster barrier (every S - D = 3 steps); --ncu shows l2_read_sectors");
+                   mc, plain, 1.00, "a refill waits until every warp of both CTAs has released the stage (EMPTY, arrivals made at release), so a CTA may run S - D - 1 = 2 steps ahead of its peer; under --ncu (H100, session 45) the barrier stall is 0.7% against 15.9% without clusters, L2 reads -20%, and the mbarrier waits read as long scoreboard, 20.7%");
     }
   }
   // 6. The planner's stage count against the best measured one: the paired ratio when the planner
@@ -659,11 +659,13 @@ void evaluate_ncu_targets(context& cx) {
           // alike), and the counters do not split it by warp. The target stays as the issue wrote it.
           ls.detail += "; caveat: the share is over all of the kernel's active warps (smsp__warps_active), the producer "
                        "warpgroup's 4 of its 12 warps as well as the 8 MMA warps, and these counters do not split it by warp; "
-                       "the producers wait in producer_acquire (an mbarrier wait) whenever the stages are full, and if that wait "
-                       "counts as long scoreboard, 4 warps stalled for all their cycles would alone read 4/12 = 33%: so the figure "
-                       "does not show that the MMA warps wait on memory (H100, session 44: the porter-wgmma*/tma kernels read "
-                       "29-37% here with the tensor pipe 87% busy, porter-roles*/tma 30-33% with it 76-80% busy); ncu's "
-                       "per-instruction stall sampling (Source page) would say which warps and instructions stall";
+                       "the producers wait in producer_acquire (an mbarrier wait) whenever the stages are full, and that wait "
+                       "counts as long scoreboard: 4 warps stalled for all their cycles would alone read 4/12 = 33%. ncu's "
+                       "per-instruction stall sampling (SourceCounters) on porter-wgmma/tma S=4 (H100, session 45) puts 79% of "
+                       "the long-scoreboard samples on the producers' EMPTY wait (SYNCS.PHASECHK.TRANS64.TRYWAIT) and 9% on the "
+                       "MMA warps' FULL wait; outside the producers' wait the share is 8.7% of samples. So the figure does not "
+                       "show that the MMA warps wait on memory (session 44: the porter-wgmma*/tma kernels read 29-37% here with "
+                       "the tensor pipe 87% busy, porter-roles*/tma 30-33% with it 76-80% busy)";
         } else if (ls.verdict == "MISS") {
           ls.detail += "; the warps wait on global or local memory through L1TEX (thread loads: the staged path, a copy's "
                        "fallback, spilled registers): see the path, the row's local memory and the stage sweep";

@@ -269,6 +269,7 @@ TEST(NcuTargetsH100, VerdictsOnTheShortestKernelOfEachKind) {
             std::string::npos)
       << wl.detail;
   EXPECT_NE(wl.detail.find("4/12 = 33%"), std::string::npos) << wl.detail;
+  EXPECT_NE(wl.detail.find("79% of the long-scoreboard samples on the producers' EMPTY wait"), std::string::npos) << wl.detail;
   EXPECT_EQ(wl.detail.find("thread loads"), std::string::npos) << "not the thread-load hint: " << wl.detail;
   EXPECT_DOUBLE_EQ(wl.goal, 5.0) << "the issue's target, unchanged";
 }
