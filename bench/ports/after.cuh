@@ -84,7 +84,9 @@ __global__ void __launch_bounds__(tilesum::threads)
 /// D (impl "porter-s6", "porter-multicast-s6": S = 6, D = 3): K-tiles issued ahead, S - 1 by default (the before's). With D < S - 1 the
 /// refill at step kt goes into the stage released D - S + 1 steps earlier, which the last reuse
 /// barrier already covers: the ring's reuse barrier then runs every S - D steps instead of every
-/// step (porter/detail/reuse_guard.hpp), for the same bytes in flight at a larger S.
+/// step (porter/detail/reuse_guard.hpp), for the same bytes in flight at a larger S. The multicast
+/// ring has no reuse barrier (its EMPTY mbarrier counts the releases, porter/tma/protocol.hpp):
+/// there D < S - 1 lets a CTA run S - D - 1 steps ahead of its peer.
 template <class Path, int S, bool Multicast = false, int D = S - 1>
 __global__ void __launch_bounds__(sgemm_shape::threads, 2)
     pb_port_cute(const __grid_constant__ porter::tiled_source<sgemm_shape::a_box> at,

@@ -22,7 +22,8 @@
 // cp.async group per stage, wait_group and one CTA barrier per step; backends/staged/porter/staged/
 // protocol.hpp: register prefetch and one CTA barrier per step). docs/design.md describes them side
 // by side. A released stage is refilled only after a CTA barrier that every thread reached after
-// releasing it: acquire adds one where the protocol has not already run one.
+// releasing it: acquire adds one where the protocol has not already run one. (A cluster-multicast
+// ring on tma counts the releases on an EMPTY mbarrier instead: porter::cluster_multicast.)
 //
 // The path is a CONCRETE tag: porter::path::automatic is resolved on the host for each launch
 // (porter::launch), and the kernel then runs as that path's instantiation.

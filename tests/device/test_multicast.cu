@@ -140,7 +140,7 @@ bool device_has_clusters() {
 }
 
 /// Run `n` cases of Box on path P with S stages; cluster sizes 1 (no cluster launch), 2 and 4.
-/// Roles: void for the CTA-collective ring (multicast_kernel, 96 or 128 threads), else a
+/// Roles: void for the CTA-collective ring (multicast_kernel, 96, 97, 100 or 128 threads), else a
 /// porter::roles for multicast_role_kernel (Roles::threads threads).
 template <class P, int S, class Box, class Roles = void>
 void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
@@ -163,7 +163,8 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
     const int cluster = sizes[i % 3];
     if (cluster > 1 && !clusters) continue;
     const int grid = cluster * int(1 + rng() % 3), steps = int(1 + rng() % 13);
-    // 100 and 97: the last warp has 4 threads, or 1 (fewer than a cluster of 2 or 4 has CTAs).
+    // 100 and 97: the last warp has 4 threads, or 1 (fewer than a cluster of 2 or 4 has CTAs: its
+    // one lane arrives on every CTA's EMPTY).
     const int thread_counts[4] = {128, 96, 100, 97};
     int threads = thread_counts[rng() % 4];
     if constexpr (roles) threads = int(Roles::threads);

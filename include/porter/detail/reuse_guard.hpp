@@ -38,8 +38,8 @@ struct reuse_guard {
     before_acquire(stage, pass, [] { __syncthreads(); });
   }
   /// As above with another barrier over every thread that reads the ring (`barrier()`, collective
-  /// over that set): a cluster-multicast ring, whose refills land in every CTA of the cluster,
-  /// needs the cluster barrier (porter/tma/protocol.hpp).
+  /// over that set). (A cluster-multicast ring on tma does not use the guard: its EMPTY mbarrier
+  /// counts every warp's release, porter/tma/protocol.hpp.)
   template <class Barrier>
   PORTER_DEVICE PORTER_FORCEINLINE void before_acquire(unsigned stage, unsigned pass, Barrier&& barrier) {
     const unsigned a = pass * unsigned(Stages) + stage;  // this acquire's number (stage < Stages)

@@ -27,7 +27,7 @@
 //   acquire   from pass 1 on, thread 0 waits for EMPTY's phase of the previous pass in its own CTA
 //             (acquire at cluster scope): every thread of every CTA has released the stage, so a
 //             multicast may land in all of them and this CTA's own copies may overwrite it. Only
-//             thread 0 waits; the other threads run on. No CTA barrier: EMPTY counts this CTA's
+//             thread 0 waits; the other warps run on (warp 0's other lanes wait for thread 0). No CTA barrier: EMPTY counts this CTA's
 //             threads as well. The thread-load fallbacks, which every thread stores, first run a
 //             CTA barrier (copy_context::stores_need_barrier; porter/tma/copy.hpp).
 //   copy      async_copy(..., porter::multicast): thread 0 of every CTA expects the box's bytes on
@@ -76,11 +76,12 @@
 //   without clusters with it.
 // Why a phase cannot be confused with the next one: pass n+1 of a stage is only issued after a
 // CTA barrier that every thread reached after its wait for pass n (in a cluster-multicast ring,
-// after thread 0's EMPTY wait, which every thread's release follows its wait for pass n into), so
-// no thread still waits for the parity of pass n when pass n+1 completes.
+// after thread 0's EMPTY wait, which needs every warp's arrival, made after the __syncwarp that
+// every lane reaches after its wait for pass n), so no thread still waits for the parity of pass n
+// when pass n+1 completes.
 // Cost per step of porter::run_pipeline (S >= 2): one expect_tx and one copy per box and one
 // arrive, all by thread 0; one try_wait per thread; one CTA barrier. A cluster-multicast ring has
-// no CTA barrier; it adds one EMPTY wait on thread 0, a proxy fence per thread, and per warp a
+// no CTA barrier (but on a step whose copy falls back to thread stores); it adds one EMPTY wait on thread 0, a proxy fence per thread, and per warp a
 // __syncwarp and one arrival per CTA of the cluster.
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier: phases, arrival count, tx-count), 9.7.9.25.4/5 (bulk
 // copies); CUTLASS sm90_pipeline.hpp (PipelineTmaAsync: producer arms FULL with expect_tx; with
@@ -212,7 +213,7 @@ class tma_protocol {
     ptx::wait_phase</*Cluster=*/true, /*Counters=*/false>(
         empty_ + stage, (pass - 1u) & 1u,
         "producer_acquire: a CTA of the cluster never released the stage (EMPTY wait timed out: a CTA made fewer pipeline "
-        "calls than its peers, or exited early)",
+        "calls than its peers, a warp skipped consumer_release, or a CTA exited early)",
         stage, pass);
   }
   PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context ctx(unsigned stage) const {
