@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "bench.hpp"
+#include "ncu_target_names.hpp"
 
 namespace {
 
@@ -311,20 +312,14 @@ pb::stall_line stall(const std::string& label, std::initializer_list<std::pair<s
   return s;
 }
 
-/// The ncu target whose name starts with `prefix` (empty name: none).
-pb::target ncu_target(const pb::context& cx, const std::string& prefix) {
-  for (const auto& t : cx.rep.targets)
-    if (t.name.rfind(prefix, 0) == 0) return t;
-  return {};
-}
-
-const std::string sgemm_ls = "ncu sgemm (fp32 FFMA): best porter kernel's long-scoreboard stalls";
-const std::string sgemm_pipe = "ncu sgemm (fp32 FFMA): best porter kernel's FMA pipe active";
-const std::string mma_ls = "ncu bf16gemm mma.sync: best porter kernel's long-scoreboard stalls";
-const std::string mma_pipe = "ncu bf16gemm mma.sync: best porter kernel's tensor pipe (HMMA) active";
-const std::string wg_ls = "ncu bf16gemm wgmma: best porter kernel's long-scoreboard stalls";
-const std::string wg_pipe = "ncu bf16gemm wgmma: best porter kernel's tensor pipe (HMMA) active";
-const std::string small_ls = "ncu smallgemm (fp32 FFMA): best porter kernel's long-scoreboard stalls";
+using pb_test::target_with_prefix;
+const std::string sgemm_ls = pb_test::k_sgemm + pb_test::k_ls;
+const std::string sgemm_pipe = pb_test::k_sgemm + pb_test::k_fma_pipe;
+const std::string mma_ls = pb_test::k_mma + pb_test::k_ls;
+const std::string mma_pipe = pb_test::k_mma + pb_test::k_hmma_pipe;
+const std::string wg_ls = pb_test::k_wg + pb_test::k_ls;
+const std::string wg_pipe = pb_test::k_wg + pb_test::k_hmma_pipe;
+const std::string small_ls = pb_test::k_small + pb_test::k_ls;
 
 /// sgemm and bf16gemm as a run with --ncu leaves them. Timed: sgemm 4096^3 x2 porter/tma S=4 40
 /// and porter-persistent/cp_async S=4 45 TFLOP/s (the fastest at ncu's size), a faster sweep point
@@ -358,7 +353,7 @@ TEST(NcuTargets, JudgeTheFastestPorterRowOfEachKindAtTheProfiledSize) {
   pb::context cx = ncu_rows();
   pb::evaluate_ncu_targets(cx);
   EXPECT_EQ(cx.rep.targets.size(), 8u) << "two per kind: sgemm, smallgemm, bf16gemm mma.sync, bf16gemm wgmma";
-  const pb::target ls = ncu_target(cx, sgemm_ls), pipe = ncu_target(cx, sgemm_pipe);
+  const pb::target ls = target_with_prefix(cx, sgemm_ls), pipe = target_with_prefix(cx, sgemm_pipe);
   ASSERT_FALSE(ls.name.empty());
   ASSERT_FALSE(pipe.name.empty());
   // porter-persistent/cp_async: not the sweep point, not 8192^3, not cuBLAS.
@@ -387,7 +382,7 @@ TEST(NcuTargets, TheBf16KindsJudgeTheirOwnTensorPipe) {
   pb::context cx = ncu_rows();
   pb::evaluate_ncu_targets(cx);
   // mma.sync: porter-roles/tma S=4 (520 TFLOP/s; the wgmma rows are another kind) by the HMMA pipe.
-  const pb::target ml = ncu_target(cx, mma_ls), mp = ncu_target(cx, mma_pipe);
+  const pb::target ml = target_with_prefix(cx, mma_ls), mp = target_with_prefix(cx, mma_pipe);
   EXPECT_DOUBLE_EQ(ml.value, 1.50);
   EXPECT_EQ(ml.verdict, "PASS");
   EXPECT_DOUBLE_EQ(mp.value, 71.00);
@@ -395,7 +390,7 @@ TEST(NcuTargets, TheBf16KindsJudgeTheirOwnTensorPipe) {
   EXPECT_NE(mp.detail.find("bf16gemm 4096^3 porter-roles/tma S=4"), std::string::npos) << mp.detail;
   EXPECT_NE(mp.detail.find("sm__pipe_tensor_op_hmma_cycles_active"), std::string::npos) << mp.detail;
   // wgmma: porter-wgmma-setmaxnreg/tma S=4, by the HMMA metric too (it counts wgmma on sm_90).
-  const pb::target wl = ncu_target(cx, wg_ls), wp = ncu_target(cx, wg_pipe);
+  const pb::target wl = target_with_prefix(cx, wg_ls), wp = target_with_prefix(cx, wg_pipe);
   EXPECT_DOUBLE_EQ(wl.value, 0.20);
   EXPECT_EQ(wl.verdict, "PASS");
   EXPECT_DOUBLE_EQ(wp.value, 78.50);
@@ -409,7 +404,7 @@ TEST(NcuTargets, TheBf16KindsJudgeTheirOwnTensorPipe) {
   EXPECT_NE(wl.detail.find("caveat: the share is over all of the kernel's active warps"), std::string::npos) << wl.detail;
   EXPECT_NE(ml.detail.find("caveat: the share is over all of the kernel's active warps"), std::string::npos) << ml.detail;
   // smallgemm: neither timed nor profiled.
-  const pb::target sl = ncu_target(cx, small_ls);
+  const pb::target sl = target_with_prefix(cx, small_ls);
   EXPECT_EQ(sl.verdict, "n/a");
   EXPECT_NE(sl.detail.find("not measured: ncu profiled no smallgemm (fp32 FFMA) porter kernel"), std::string::npos) << sl.detail;
 }
@@ -419,7 +414,7 @@ std::pair<pb::target, pb::target> sgemm_at(const std::string& ls, const std::str
   pb::context cx = ncu_rows();
   cx.rep.stalls[1].metrics = {{"long_scoreboard%", ls}, {"fma_pipe%", fma}};
   pb::evaluate_ncu_targets(cx);
-  return {ncu_target(cx, sgemm_ls), ncu_target(cx, sgemm_pipe)};
+  return {target_with_prefix(cx, sgemm_ls), target_with_prefix(cx, sgemm_pipe)};
 }
 
 TEST(NcuTargets, ThresholdsLongScoreboardBelow5PipeAtLeast70) {
@@ -437,7 +432,7 @@ TEST(NcuTargets, NcuOnlyPicksTheShortestKernelOfTheNcuPass) {
   cx.rep.rows.clear();  // --ncu-only: no timed rows
   cx.rep.stalls[1].metrics.back().second = "3,100,000";  // porter/tma S=4 (3.0 ms) is now the shorter one
   pb::evaluate_ncu_targets(cx);
-  const pb::target ls = ncu_target(cx, sgemm_ls), pipe = ncu_target(cx, sgemm_pipe);
+  const pb::target ls = target_with_prefix(cx, sgemm_ls), pipe = target_with_prefix(cx, sgemm_pipe);
   EXPECT_DOUBLE_EQ(ls.value, 0.74);
   EXPECT_EQ(ls.verdict, "PASS");
   EXPECT_DOUBLE_EQ(pipe.value, 74.83);
@@ -450,7 +445,7 @@ TEST(NcuTargets, NcuOnlyPicksTheShortestKernelOfTheNcuPass) {
   for (auto& s : cx.rep.stalls) s.metrics.erase(s.metrics.end() - 1);
   cx.rep.targets.clear();
   pb::evaluate_ncu_targets(cx);
-  const pb::target none = ncu_target(cx, sgemm_ls);
+  const pb::target none = target_with_prefix(cx, sgemm_ls);
   EXPECT_EQ(none.verdict, "n/a");
   EXPECT_DOUBLE_EQ(none.value, 0.0);
   EXPECT_NE(none.detail.find("no kernel duration"), std::string::npos) << none.detail;
@@ -461,7 +456,7 @@ TEST(NcuTargets, AMissingMetricIsNotMeasuredAndTheOtherStillJudged) {
   cx.rep.stalls[5].metrics = {{"long_scoreboard%", "0.20"}};  // tensor_pipe% dropped
   cx.rep.stalls_note = "not collected (unknown to this ncu): sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active. ";
   pb::evaluate_ncu_targets(cx);
-  const pb::target wl = ncu_target(cx, wg_ls), wp = ncu_target(cx, wg_pipe);
+  const pb::target wl = target_with_prefix(cx, wg_ls), wp = target_with_prefix(cx, wg_pipe);
   EXPECT_EQ(wl.verdict, "PASS");
   EXPECT_EQ(wp.verdict, "n/a");
   EXPECT_DOUBLE_EQ(wp.value, 0.0);
@@ -472,14 +467,14 @@ TEST(NcuTargets, AMissingMetricIsNotMeasuredAndTheOtherStillJudged) {
   cx = ncu_rows();
   cx.rep.stalls[5].metrics[1].second = "n/a";
   pb::evaluate_ncu_targets(cx);
-  EXPECT_EQ(ncu_target(cx, wg_pipe).verdict, "n/a");
+  EXPECT_EQ(target_with_prefix(cx, wg_pipe).verdict, "n/a");
 }
 
 TEST(NcuTargets, TheFastestRowWithoutAStallLineIsNotMeasured) {
   pb::context cx = ncu_rows();
   cx.rep.stalls.erase(cx.rep.stalls.begin() + 1);  // no line for porter-persistent/cp_async S=4
   pb::evaluate_ncu_targets(cx);
-  const pb::target ls = ncu_target(cx, sgemm_ls);
+  const pb::target ls = target_with_prefix(cx, sgemm_ls);
   EXPECT_EQ(ls.verdict, "n/a") << "not the next-fastest kernel in its place";
   EXPECT_NE(ls.detail.find("ncu has no line for the fastest sgemm (fp32 FFMA) porter row"), std::string::npos) << ls.detail;
 }

@@ -17,6 +17,7 @@
 
 #include "bench.hpp"
 #include "ncu_parse.hpp"
+#include "ncu_target_names.hpp"
 
 namespace {
 
@@ -222,18 +223,7 @@ pb::context ncu_only(const pb::ncu_parsed& p) {
   return cx;
 }
 
-/// The ncu target whose name starts with `prefix` (empty name: none).
-pb::target target_of(const pb::context& cx, const std::string& prefix) {
-  for (const auto& t : cx.rep.targets)
-    if (t.name.rfind(prefix, 0) == 0) return t;
-  return {};
-}
-
-const std::string k_sgemm = "ncu sgemm (fp32 FFMA): best porter kernel's ";
-const std::string k_small = "ncu smallgemm (fp32 FFMA): best porter kernel's ";
-const std::string k_mma = "ncu bf16gemm mma.sync: best porter kernel's ";
-const std::string k_wg = "ncu bf16gemm wgmma: best porter kernel's ";
-const std::string k_ls = "long-scoreboard stalls";
+using namespace pb_test;  // the kinds' name prefixes and target_with_prefix (ncu_target_names.hpp)
 
 void expect_target(const pb::target& t, const char* verdict, double value, const std::string& kernel) {
   ASSERT_FALSE(t.name.empty());
@@ -247,20 +237,20 @@ TEST(NcuTargetsH100, VerdictsOnTheShortestKernelOfEachKind) {
   const pb::context cx = ncu_only(parsed_fixture());
   ASSERT_EQ(cx.rep.targets.size(), 8u);
   // sgemm: porter-per-tile/tma (2,795,488 ns, the shortest of the pass's porter sgemm kernels).
-  expect_target(target_of(cx, k_sgemm + k_ls), "PASS", 0.76, "sgemm 4096^3 porter-per-tile/tma S=4");
-  expect_target(target_of(cx, k_sgemm + "FMA pipe"), "PASS", 75.89, "sgemm 4096^3 porter-per-tile/tma S=4");
+  expect_target(target_with_prefix(cx, k_sgemm + k_ls), "PASS", 0.76, "sgemm 4096^3 porter-per-tile/tma S=4");
+  expect_target(target_with_prefix(cx, k_sgemm + k_fma_pipe), "PASS", 75.89, "sgemm 4096^3 porter-per-tile/tma S=4");
   // smallgemm: porter/tma and porter/automatic tie at 1,746,272 ns; the first launched is kept.
-  expect_target(target_of(cx, k_small + k_ls), "PASS", 2.36, "smallgemm 2048^3 porter/tma S=4");
-  expect_target(target_of(cx, k_small + "FMA pipe"), "MISS", 25.65, "smallgemm 2048^3 porter/tma S=4");
-  EXPECT_NE(target_of(cx, k_small + "FMA pipe").detail.find("missed by 44.35 percentage points"), std::string::npos);
+  expect_target(target_with_prefix(cx, k_small + k_ls), "PASS", 2.36, "smallgemm 2048^3 porter/tma S=4");
+  expect_target(target_with_prefix(cx, k_small + k_fma_pipe), "MISS", 25.65, "smallgemm 2048^3 porter/tma S=4");
+  EXPECT_NE(target_with_prefix(cx, k_small + k_fma_pipe).detail.find("missed by 44.35 percentage points"), std::string::npos);
   // bf16gemm mma.sync: porter-roles/tma (290,080 ns) is the kind's shortest, and it has a producer
   // warpgroup: its long-scoreboard share misses, with the caveat; its tensor pipe passes.
-  const pb::target ml = target_of(cx, k_mma + k_ls), mp = target_of(cx, k_mma + "tensor pipe (HMMA)");
+  const pb::target ml = target_with_prefix(cx, k_mma + k_ls), mp = target_with_prefix(cx, k_mma + k_hmma_pipe);
   expect_target(ml, "MISS", 33.49, "bf16gemm 4096^3 porter-roles/tma S=3");
   expect_target(mp, "PASS", 79.56, "bf16gemm 4096^3 porter-roles/tma S=3");
   EXPECT_NE(ml.detail.find("caveat: the share is over all of the kernel's active warps"), std::string::npos) << ml.detail;
   // bf16gemm wgmma: porter-wgmma-setmaxnreg-pairs/tma (192,032 ns), judged on the HMMA metric.
-  const pb::target wl = target_of(cx, k_wg + k_ls), wp = target_of(cx, k_wg + "tensor pipe (HMMA)");
+  const pb::target wl = target_with_prefix(cx, k_wg + k_ls), wp = target_with_prefix(cx, k_wg + k_hmma_pipe);
   expect_target(wl, "MISS", 28.86, "bf16gemm 4096^3 porter-wgmma-setmaxnreg-pairs/tma S=4");
   expect_target(wp, "PASS", 86.99, "bf16gemm 4096^3 porter-wgmma-setmaxnreg-pairs/tma S=4");
   EXPECT_NE(wp.detail.find("sm__pipe_tensor_op_hmma_cycles_active"), std::string::npos) << wp.detail;
@@ -281,7 +271,7 @@ TEST(NcuTargetsH100, WithoutTheRolesKernelTheMmaSyncKindIsPorter4PerCta) {
   for (auto it = p.stalls.begin(); it != p.stalls.end();)
     it = it->impl == "porter-roles" ? p.stalls.erase(it) : it + 1;
   const pb::context cx = ncu_only(p);
-  const pb::target ml = target_of(cx, k_mma + k_ls), mp = target_of(cx, k_mma + "tensor pipe (HMMA)");
+  const pb::target ml = target_with_prefix(cx, k_mma + k_ls), mp = target_with_prefix(cx, k_mma + k_hmma_pipe);
   expect_target(ml, "PASS", 3.63, "bf16gemm 4096^3 porter-4-per-cta/tma S=3");
   expect_target(mp, "PASS", 76.28, "bf16gemm 4096^3 porter-4-per-cta/tma S=3");
   EXPECT_EQ(ml.detail.find("caveat"), std::string::npos) << "no producer warpgroup: " << ml.detail;
@@ -293,24 +283,24 @@ TEST(NcuTargetsH100, AnAbsentGmmaMetricLeavesTheWgmmaTargetsJudged) {
   const std::string gmma = "sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active";
   const pb::context cx = ncu_only(pb::parse_ncu_output(fixture(), pb::ncu_metrics(), {gmma}));
   EXPECT_NE(cx.rep.stalls_note.find("not collected (unknown to this ncu): " + gmma), std::string::npos) << cx.rep.stalls_note;
-  expect_target(target_of(cx, k_wg + k_ls), "MISS", 28.86, "porter-wgmma-setmaxnreg-pairs/tma");
-  expect_target(target_of(cx, k_wg + "tensor pipe (HMMA)"), "PASS", 86.99, "porter-wgmma-setmaxnreg-pairs/tma");
+  expect_target(target_with_prefix(cx, k_wg + k_ls), "MISS", 28.86, "porter-wgmma-setmaxnreg-pairs/tma");
+  expect_target(target_with_prefix(cx, k_wg + k_hmma_pipe), "PASS", 86.99, "porter-wgmma-setmaxnreg-pairs/tma");
   // Asked for but absent from ncu's columns ("n/a" on every line): still nothing changes.
   std::vector<pb::ncu_metric> asked = pb::ncu_metrics();
   asked.push_back({gmma, "tensor_gmma_pipe%"});
   const pb::context cy = ncu_only(pb::parse_ncu_output(fixture(), asked, {}));
-  expect_target(target_of(cy, k_wg + "tensor pipe (HMMA)"), "PASS", 86.99, "porter-wgmma-setmaxnreg-pairs/tma");
+  expect_target(target_with_prefix(cy, k_wg + k_hmma_pipe), "PASS", 86.99, "porter-wgmma-setmaxnreg-pairs/tma");
   // The metric the kind does judge, dropped: n/a naming it, the long-scoreboard target still judged.
   std::vector<pb::ncu_metric> no_hmma;
   for (const auto& m : pb::ncu_metrics())
     if (m.shown != "tensor_pipe%") no_hmma.push_back(m);
   const std::string hmma = "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active";
   const pb::context cz = ncu_only(pb::parse_ncu_output(fixture(), no_hmma, {hmma}));
-  const pb::target wp = target_of(cz, k_wg + "tensor pipe (HMMA)");
+  const pb::target wp = target_with_prefix(cz, k_wg + k_hmma_pipe);
   EXPECT_EQ(wp.verdict, "n/a");
   EXPECT_NE(wp.detail.find("not measured: tensor_pipe% (" + hmma + ")"), std::string::npos) << wp.detail;
   EXPECT_NE(wp.detail.find("unknown to this ncu"), std::string::npos) << wp.detail;
-  EXPECT_EQ(target_of(cz, k_wg + k_ls).verdict, "MISS");
+  EXPECT_EQ(target_with_prefix(cz, k_wg + k_ls).verdict, "MISS");
 }
 
 /// The whole raw output of a run (not in the repository: gunzip bench/results/h100-2026-12-07-session44/
