@@ -81,8 +81,9 @@
 // when pass n+1 completes.
 // Cost per step of porter::run_pipeline (S >= 2): one expect_tx and one copy per box and one
 // arrive, all by thread 0; one try_wait per thread; one CTA barrier. A cluster-multicast ring has
-// no CTA barrier (but on a step whose copy falls back to thread stores); it adds one EMPTY wait on thread 0, a proxy fence per thread, and per warp a
-// __syncwarp and one arrival per CTA of the cluster.
+// no CTA barrier (but on a step whose copy falls back to thread stores); it adds one EMPTY wait on
+// thread 0, a proxy fence per thread, and per warp a __syncwarp and one arrival per CTA of the
+// cluster.
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier: phases, arrival count, tx-count), 9.7.9.25.4/5 (bulk
 // copies); CUTLASS sm90_pipeline.hpp (PipelineTmaAsync: producer arms FULL with expect_tx; with
 // clusters, consumers release EMPTY on every CTA that receives the multicast).
@@ -134,9 +135,8 @@ class tma_protocol {
   }
   /// As init, for a cluster-multicast ring (see CLUSTER MULTICAST above): EMPTY[s] (after the
   /// FULL barriers in `header`) counts one arrival per warp of every CTA of the cluster, and a
-  /// cluster barrier
-  /// ends it (every CTA's barriers are initialised before a peer arrives on them or multicasts into
-  /// this CTA). Collective over every thread of the cluster. Without clusters (a cluster of one
+  /// cluster barrier ends it (every CTA's barriers are initialised before a peer arrives on them or
+  /// multicasts into this CTA). Collective over every thread of the cluster. Without clusters (a cluster of one
   /// CTA, or a target without them) the ring is an ordinary one.
   PORTER_DEVICE void init_cluster(unsigned char* header, unsigned thread, unsigned nthreads) {
     mc_.init();
