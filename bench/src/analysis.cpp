@@ -638,9 +638,18 @@ void evaluate_ncu_targets(context& cx) {
       const stall_line& s = *p.line;
       const std::optional<double> lv = s.number("long_scoreboard%"), pv = s.number(k.pipe);
       const std::string pipe_metric = ncu_name_of(k.pipe);
+      // cuBLAS' kernel on the same problem in the same pass (ncu_child's reference lines), when ncu
+      // profiled it: the ceiling's own reading of both metrics, quoted beside porter's.
+      std::string reference;
+      for (const auto& r : cx.rep.stalls)
+        if (r.impl == "cublas" && r.workload == s.workload && r.size == s.size) {
+          reference = "; cuBLAS' own kernel on the same problem in this pass (" + r.kernel.substr(0, 60) + "): " +
+                      shown("long_scoreboard%", r.number("long_scoreboard%")) + ", " + shown(k.pipe, r.number(k.pipe));
+          break;
+        }
       // Both metrics in both targets.
       const std::string judged = s.label + " (" + s.kernel.substr(0, 80) + "), " + p.how + "; " + shown("long_scoreboard%", lv) + ", " +
-                                 shown(k.pipe, pv);
+                                 shown(k.pipe, pv) + reference;
       const std::string missing = " not in ncu's output for this kernel" +
                                   (cx.rep.stalls_note.empty() ? std::string() : " (" + cx.rep.stalls_note + ")") + "; ";
       if (!lv) {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../baselines/cublas_gemm.hpp"
 #include "../kernels/shapes.hpp"
 #include "device_util.hpp"
 #include "meta.hpp"
@@ -44,7 +45,9 @@ void run_ncu(context& cx, const std::string& self) {
   for (int attempt = 0; attempt < 4; ++attempt) {
     std::string list;
     for (const auto& m : metrics) list += (list.empty() ? "" : ",") + m.name;
-    const std::string cmd = "'" + ncu + "' --clock-control none --target-processes all --kernel-name regex:pb_ --metrics " + list +
+    // porter-bench's own kernels (pb_*) and cuBLAS' GEMM kernels (the child's reference lines;
+    // cuBLAS 13 names them sm90_xmma_gemm_*, nvjet_* or *sgemm*, whichever it picks).
+    const std::string cmd = "'" + ncu + "' --clock-control none --target-processes all --kernel-name 'regex:pb_|gemm|nvjet' --metrics " + list +
                             " --csv --page raw '" + self + "' --ncu-child --device " + std::to_string(cx.opt.device) + only + " 2>&1";
     cx.progress("ncu: " + cmd);
     out.clear();
@@ -196,6 +199,45 @@ int ncu_child(context& cx) {
         fill_uniform(x, n, 1, -1.f, 1.f, cx.stream);
         cudaStreamSynchronize(cx.stream);
       }
+    }
+  }
+  // cuBLAS on the GEMM workloads' ncu problems, as reference lines: the same metrics on the
+  // ceiling's own kernels, which the ncu targets quote beside porter's (a figure such as the
+  // long-scoreboard share reads differently for a warp-specialised kernel, and cuBLAS' shows what
+  // the library that sets the ceiling reads). Last, after every porter kernel: one cuBLAS call may
+  // launch more than one kernel, and a line more here shifts no porter line. Label
+  // "<workload> <size> cublas/reference S=0"; the kernel column is matched by "*" (its name is
+  // cuBLAS' choice).
+  auto reference = [&](const std::string& label, const launcher& l) {
+    std::printf("PBNCU %d * %s cublas/reference S=0\n", index++, label.c_str());
+    std::fflush(stdout);
+    l(cx.stream);
+    cudaStreamSynchronize(cx.stream);
+  };
+  const bool want_sgemm = cx.opt.wants("sgemm"), want_small = cx.opt.wants("smallgemm"), want_bf16 = cx.opt.wants("bf16gemm");
+  if (want_sgemm || want_small || want_bf16) {
+    try {
+      cublas_gemm cb;
+      if (want_sgemm) {
+        const int s = 4096;
+        const std::size_t e = std::size_t(s) * s;
+        reference("sgemm 4096^3", cb.bind(sgemm_problem{x, x + e, y, s, s, s}, cx.stream));
+      }
+      if (want_small) {
+        const int s = smallgemm_shape::size;
+        const std::size_t e = std::size_t(s) * s;
+        reference("smallgemm " + std::to_string(s) + "^3", cb.bind(smallgemm_problem{x, x + e, y, s, s, s}, cx.stream));
+      }
+      if (want_bf16) {
+        const int s = 4096;
+        const std::size_t e = std::size_t(s) * s;
+        __nv_bfloat16* ab = reinterpret_cast<__nv_bfloat16*>(x);
+        fill_uniform_bf16(ab, (long long)(2 * e), 3, -1.f, 1.f, cx.stream);
+        cudaStreamSynchronize(cx.stream);
+        reference("bf16gemm 4096^3", cb.bind(bf16gemm_problem{ab, ab + e, y, s, s, s}, cx.stream));
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ncu child: cuBLAS reference: %s\n", e.what());
     }
   }
   cudaFree(a);

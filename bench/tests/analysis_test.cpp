@@ -479,6 +479,46 @@ TEST(NcuTargets, TheFastestRowWithoutAStallLineIsNotMeasured) {
   EXPECT_NE(ls.detail.find("ncu has no line for the fastest sgemm (fp32 FFMA) porter row"), std::string::npos) << ls.detail;
 }
 
+TEST(NcuTargets, CublasReferenceLinesAreQuotedNeverJudged) {
+  // The ncu child profiles cuBLAS on each GEMM problem after porter's kernels ("<workload> <size>
+  // cublas/reference S=0"). Its figures are quoted in the targets of the same workload and size;
+  // they are never the judged line, not even when they are better or (--ncu-only) shorter.
+  pb::context cx = ncu_rows();
+  pb::stall_line sg = stall("sgemm 4096^3 cublas/reference S=0", {{"long_scoreboard%", "0.05"}, {"fma_pipe%", "93.10"}, {"time_ns", "1,000"}});
+  sg.kernel = "sm90_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x128x8";
+  pb::stall_line bf = stall("bf16gemm 4096^3 cublas/reference S=0", {{"long_scoreboard%", "31.25"}, {"tensor_pipe%", "91.40"}});
+  bf.kernel = "nvjet_tst_256x128_64x4_1x2_h_bz_coopA_NTN";
+  pb::stall_line other = stall("bf16gemm 8192^3 cublas/reference S=0", {{"long_scoreboard%", "77.00"}, {"tensor_pipe%", "11.00"}});
+  cx.rep.stalls.push_back(sg);
+  cx.rep.stalls.push_back(bf);
+  cx.rep.stalls.push_back(other);
+  pb::evaluate_ncu_targets(cx);
+  const pb::target ls = target_with_prefix(cx, sgemm_ls), pipe = target_with_prefix(cx, sgemm_pipe);
+  EXPECT_DOUBLE_EQ(ls.value, 7.10) << "still porter-persistent/cp_async";
+  EXPECT_EQ(ls.verdict, "MISS");
+  EXPECT_DOUBLE_EQ(pipe.value, 61.20);
+  for (const auto& t : {ls, pipe})
+    EXPECT_NE(t.detail.find("cuBLAS' own kernel on the same problem in this pass (sm90_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x128x8): "
+                            "long_scoreboard%=0.05, fma_pipe%=93.10"),
+              std::string::npos)
+        << t.detail;
+  // Both bf16 kinds quote the bf16 cuBLAS kernel at their size (4096^3), not the 8192^3 line.
+  for (const std::string& prefix : {mma_ls, wg_ls}) {
+    const pb::target t = target_with_prefix(cx, prefix);
+    EXPECT_NE(t.detail.find("(nvjet_tst_256x128_64x4_1x2_h_bz_coopA_NTN): long_scoreboard%=31.25, tensor_pipe%=91.40"), std::string::npos)
+        << t.detail;
+    EXPECT_EQ(t.detail.find("77.00"), std::string::npos) << t.detail;
+  }
+  EXPECT_DOUBLE_EQ(target_with_prefix(cx, wg_ls).value, 0.20);
+  // smallgemm: no porter line, so no target quotes anything.
+  EXPECT_EQ(target_with_prefix(cx, small_ls).detail.find("cuBLAS' own kernel"), std::string::npos);
+  // --ncu-only: no timed rows, cuBLAS' sgemm kernel is the shortest of the pass and still not judged.
+  cx.rep.rows.clear();
+  cx.rep.targets.clear();
+  pb::evaluate_ncu_targets(cx);
+  EXPECT_DOUBLE_EQ(target_with_prefix(cx, sgemm_ls).value, 7.10) << target_with_prefix(cx, sgemm_ls).detail;
+}
+
 TEST(NcuTargets, NoNcuResultsAreNotMeasured) {
   pb::context cx = ncu_rows();
   cx.rep.stalls.clear();

@@ -204,6 +204,27 @@ TEST(NcuParseH100, ALostLabelShiftsTheRowsAndIsReported) {
   EXPECT_EQ(p.stalls[14].label, "kernel #14") << "no label left for the last row";
 }
 
+TEST(NcuParseH100, AStarLabelMatchesAnyKernelName) {
+  // The child's reference lines (cuBLAS) name their kernel "*": cuBLAS picks the kernel, so any name
+  // in ncu's row matches, and the line gets its variant (impl "cublas"). Here the last row of the
+  // excerpt (pb_port_cute...) stands in for a cuBLAS kernel.
+  std::string text = fixture();
+  const std::string last = "PBNCU 147 pb_port_cute ports/cutlass porter-multicast/tma S=4\n";
+  const auto at = text.find(last);
+  ASSERT_NE(at, std::string::npos) << "the excerpt's last label";
+  text.replace(at, last.size(), "PBNCU 147 * bf16gemm 4096^3 cublas/reference S=0\n");
+  const pb::ncu_parsed p = pb::parse_ncu_output(text, pb::ncu_metrics(), {});
+  ASSERT_EQ(p.stalls.size(), k_labels.size());
+  const pb::stall_line& s = p.stalls.back();
+  EXPECT_EQ(s.label, "bf16gemm 4096^3 cublas/reference S=0");
+  EXPECT_EQ(s.workload, "bf16gemm");
+  EXPECT_EQ(s.size, "4096^3");
+  EXPECT_EQ(s.impl, "cublas");
+  EXPECT_EQ(s.path, "reference");
+  EXPECT_NE(s.kernel.find("pb_port_cute"), std::string::npos) << s.kernel;
+  EXPECT_FALSE(value(s, "long_scoreboard%").empty());
+}
+
 TEST(NcuParseH100, NoRowsSaysWhy) {
   const pb::ncu_parsed p =
       pb::parse_ncu_output("==PROF== Connected to process 1\n==ERROR== ERR_NVGPUCTRPERM - The user does not have permission\n",
