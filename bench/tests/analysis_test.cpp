@@ -480,9 +480,10 @@ TEST(NcuTargets, TheFastestRowWithoutAStallLineIsNotMeasured) {
 }
 
 TEST(NcuTargets, CublasReferenceLinesAreQuotedNeverJudged) {
-  // The ncu child profiles cuBLAS on each GEMM problem after porter's kernels ("<workload> <size>
-  // cublas/reference S=0"). Its figures are quoted in the targets of the same workload and size;
-  // they are never the judged line, not even when they are better or (--ncu-only) shorter.
+  // The ncu child profiles cuBLAS after porter's kernels ("<workload> <size> cublas/reference S=0";
+  // today the bf16 problem only, see ncu_child; the reading takes any workload's). Its figures are
+  // quoted in the targets of the same workload and size; they are never the judged line, not even
+  // when they are better or (--ncu-only) shorter.
   pb::context cx = ncu_rows();
   pb::stall_line sg = stall("sgemm 4096^3 cublas/reference S=0", {{"long_scoreboard%", "0.05"}, {"fma_pipe%", "93.10"}, {"time_ns", "1,000"}});
   sg.kernel = "sm90_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize128x128x8";
