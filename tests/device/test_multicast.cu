@@ -1,6 +1,6 @@
 // tests/device/test_multicast.cu — cluster-multicast rings on the GPU, on every concrete path:
 //
-//   Multicast/<path>.box2d, .box3d   a kernel launched in clusters of 2 or 4 CTAs (or without
+//   Multicast/<path>.box2d, .box3d   a kernel launched in clusters of 2, 4, 8 or 16 CTAs (or without
 //                                    clusters) fills a porter::cluster_multicast ring of S stages
 //                                    (S = 1 and 3) with two boxes per step: buffer 0 the same box of
 //                                    a shared tensor in every CTA (porter::multicast: on tma one CTA
@@ -139,7 +139,7 @@ bool device_has_clusters() {
   return caps && caps->compute_capability() >= 90;
 }
 
-/// Run `n` cases of Box on path P with S stages; cluster sizes 1 (no cluster launch), 2 and 4.
+/// Run `n` cases of Box on path P with S stages; cluster sizes 1 (no cluster launch), 2, 4, 8 and 16.
 /// Roles: void for the CTA-collective ring (multicast_kernel, 96, 97, 100 or 128 threads), else a
 /// porter::roles for multicast_role_kernel (Roles::threads threads).
 template <class P, int S, class Box, class Roles = void>
@@ -159,12 +159,14 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
     for (int d = 0; d < R; ++d) box[d] = Box::dim(d);
     const pt::geometry g = pt::tma_legal_geometry(rng, R, int(sizeof(typename Box::element_type)), box);
     const pt::host_tensor ts = pt::make_tensor(rng, g), to = pt::make_tensor(rng, g);
-    const int sizes[3] = {1, 2, 4};
-    const int cluster = sizes[i % 3];
+    // 8: the portable maximum; 16: the H100/H200 maximum, which porter::launch opts the kernel into
+    // (cudaFuncAttributeNonPortableClusterSizeAllowed), and the widest multicast mask.
+    const int sizes[5] = {1, 2, 4, 8, 16};
+    const int cluster = sizes[i % 5];
     if (cluster > 1 && !clusters) continue;
     const int grid = cluster * int(1 + rng() % 3), steps = int(1 + rng() % 13);
-    // 100 and 97: the last warp has 4 threads, or 1 (fewer than a cluster of 2 or 4 has CTAs: its
-    // one lane arrives on every CTA's EMPTY).
+    // 100 and 97: the last warp has 4 threads, or 1 (fewer than a cluster of 2 to 16 has CTAs: its
+    // lanes arrive on every CTA's EMPTY in turn).
     const int thread_counts[4] = {128, 96, 100, 97};
     int threads = thread_counts[rng() % 4];
     if constexpr (roles) threads = int(Roles::threads);
