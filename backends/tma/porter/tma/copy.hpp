@@ -65,11 +65,24 @@ struct tma_copy {
       std::int64_t lo, hi;
       inside_1d<Box>(src, at, &lo, &hi);
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
-      if (lo > 0 || hi < B) before_thread_stores(ctx);
-      if (lo > 0) detail::fill_zero(d, std::size_t(lo) * sizeof(T), ctx);
-      if (hi < B) detail::fill_zero(d + hi * sizeof(T), std::size_t(B - hi) * sizeof(T), ctx);
-      if (lo > 0 || hi < B) after_thread_stores(ctx);
-      if (hi > lo) copy_bytes<H>(d + lo * sizeof(T), src.ptr + (std::int64_t(at[0]) + lo), std::size_t(hi - lo) * sizeof(T), ctx);
+      detail::copy_context c = ctx;
+      // In a cluster-multicast ring (only thread 0 waited for EMPTY) one CTA barrier first, for the
+      // whole box: the zero fill and the unaligned head or tail store with threads, and thread 0's
+      // cp.async.bulk of the body then also follows a CTA barrier. The body needs none by the
+      // memory model (its refill waits for EMPTY, whose per-warp arrivals follow __syncwarp), but
+      // compute-sanitizer racecheck does not follow that chain and reported every byte of the body
+      // as a WAR hazard against the previous pass's reads (Multicast/tma.box1d, H100, session 46);
+      // a 1D box in a multicast ring is each CTA's own copy anyway, not a multicast.
+      if (c.stores_need_barrier) {
+        before_thread_stores(c);
+        c.stores_need_barrier = false;
+      }
+      if (lo > 0 || hi < B) {
+        if (lo > 0) detail::fill_zero(d, std::size_t(lo) * sizeof(T), c);
+        if (hi < B) detail::fill_zero(d + hi * sizeof(T), std::size_t(B - hi) * sizeof(T), c);
+        after_thread_stores(c);
+      }
+      if (hi > lo) copy_bytes<H>(d + lo * sizeof(T), src.ptr + (std::int64_t(at[0]) + lo), std::size_t(hi - lo) * sizeof(T), c);
     } else {
       // cp.async.bulk.tensor needs the innermost coordinate at a 16-byte boundary (the hardware
       // raises an illegal-instruction error otherwise); such boxes move with thread loads.
