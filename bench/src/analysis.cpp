@@ -674,7 +674,9 @@ void evaluate_ncu_targets(context& cx) {
                        "the long-scoreboard samples on the producers' EMPTY wait (SYNCS.PHASECHK.TRANS64.TRYWAIT) and 9% on the "
                        "MMA warps' FULL wait; outside the producers' wait the share is 8.7% of samples. So the figure does not "
                        "show that the MMA warps wait on memory (session 44: the porter-wgmma*/tma kernels read 29-37% here with "
-                       "the tensor pipe 87% busy, porter-roles*/tma 30-33% with it 76-80% busy)";
+                       "the tensor pipe 87% busy, porter-roles*/tma 30-33% with it 76-80% busy); cuBLAS 13's own "
+                       "warp-specialised bf16 kernel (nvjet_sm90_tss_256x128_64x4_1x2_h_bz_coopA_TNT, 4096^3, H100, session 46) "
+                       "read 21.1% on this metric with its tensor pipe 90.6% busy";
         } else if (ls.verdict == "MISS") {
           ls.detail += "; the warps wait on global or local memory through L1TEX (thread loads: the staged path, a copy's "
                        "fallback, spilled registers): see the path, the row's local memory and the stage sweep";
