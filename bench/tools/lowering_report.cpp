@@ -215,7 +215,8 @@ int main(int argc, char** argv) {
     << "  commit/wait_group = cp.async groups, mbarrier = mbarrier.* (init/arrive/expect_tx/try_wait),\n"
     << "  bar.sync = CTA barriers, ld.global.v4 / st.shared.v4 / ld.shared.v4 = 16-byte accesses,\n"
     << "  ldmatrix = warp fragment loads (porter::load_fragments), mma.sync = warp-level MMA (bf16gemm's consumer),\n"
-    << "  trap = wrong-target stubs.\n";
+    << "  trap = trap instructions: where a path's instruction is missing on the target (below), and porter's\n"
+    << "  device-side refusals and timeouts, so a kernel that runs fine can count one.\n";
   for (const auto& arch : archs) {
     std::vector<std::pair<std::string, std::string>> rows;  // short name, mangled
     std::set<std::string> names;
@@ -249,9 +250,11 @@ int main(int argc, char** argv) {
   if (!missing.str().empty()) o << "\nmissing:\n" << missing.str();
   o << "\nReading it: on sm_90 the tma kernels hold bulk.tensor (2D) or bulk (1D) copies and mbarrier waits, the\n"
     << "cp_async kernels cp.async.cg with commit/wait_group, the staged kernels plain 16-byte loads and bar.sync;\n"
-    << "on targets without an instruction the path's kernel is a trap stub there, and porter::launch refuses it\n"
-    << "on the host before it could run. pb_bf16gemm has the same ldmatrix and mma.sync counts on every path from\n"
-    << "sm_80 (one compute, three data paths); on sm_75 its mma.sync is a trap stub and porter-bench refuses its rows.\n";
+    << "on a target without a path's instruction (tma below sm_90, cp.async below sm_80) the copy compiles to a\n"
+    << "trap and the rest of the kernel as usual (on sm_80 the tma kernels keep their mbarrier and compute code),\n"
+    << "and porter::launch refuses that path on the host before it could run. pb_bf16gemm has the same ldmatrix and\n"
+    << "mma.sync counts on every path from sm_80 (one compute, three data paths); on sm_75 its mma.sync compiles to a\n"
+    << "trap and porter-bench refuses its rows.\n";
 
   std::ofstream(argv[2]) << o.str();
   std::ofstream cpp(argv[3]);
