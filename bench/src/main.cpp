@@ -204,7 +204,11 @@ int main(int argc, char** argv) {
       write_file(opt.out, "lowering.txt", o.str());
       pb::report rep;
       rep.meta = pb::collect_meta(nullptr, argv_line);
+      rep.meta.emplace_back("device", "none (" + why + ")");
       rep.meta.emplace_back("triton", triton);
+      // Host-side facts that stdout printed too: bytes per copy mechanism of every workload. (The
+      // planner lines stay out: stdout's are an example on an assumed H200, not a result.)
+      rep.mechanisms = pb::workload_mechanisms();
       rep.notes.push_back("no GPU found: " + why + "; see lowering.txt");
       write_file(opt.out, "results.json", rep.json());
       write_file(opt.out, "results.csv", rep.csv());
