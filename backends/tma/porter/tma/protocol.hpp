@@ -43,8 +43,11 @@
 //             warp and CTA: with one per thread on its own CTA (the role rings' form, kept there for
 //             compute-sanitizer racecheck, porter/ptx/role_ring.hpp) the bf16 mma.sync GEMM's
 //             multicast ring ran at 384 TFLOP/s, with one per warp at 403 (H100, 8192^3, session
-//             45); racecheck needs no more here (0 hazards on the Multicast suites), because the only
-//             thread stores into a stage (the fallbacks) follow a CTA barrier. The arrival is made
+//             45). compute-sanitizer racecheck does not follow this order (lane r's reads, __syncwarp,
+//             lane 0's arrival, thread 0's wait): it reported every byte of a 1D box's cp.async.bulk
+//             refill as a WAR hazard (H100, session 46); none on the tensor copies of 2D-5D boxes.
+//             1D boxes, like the thread-store fallbacks, take a CTA barrier first in such a ring
+//             (porter/tma/copy.hpp). The arrival is made
 //             when the stage is released, not when it is refilled: a CTA may run up to S - D - 1
 //             steps ahead of its slowest peer when it copies D steps ahead (porter::run_pipeline),
 //             instead of meeting it at every refill, which is what the form before session 45 did
