@@ -204,15 +204,30 @@ TEST(NcuParseH100, ALostLabelShiftsTheRowsAndIsReported) {
   EXPECT_EQ(p.stalls[14].label, "kernel #14") << "no label left for the last row";
 }
 
-TEST(NcuParseH100, AStarLabelMatchesAnyKernelName) {
-  // The child's reference lines (cuBLAS) name their kernel "*": cuBLAS picks the kernel, so any name
-  // in ncu's row matches, and the line gets its variant (impl "cublas"). Here the last row of the
-  // excerpt (pb_port_cute...) stands in for a cuBLAS kernel.
+TEST(NcuParseH100, AStarLabelMatchesAnyKernelButPorterBenchsOwn) {
+  // The child's reference line (cuBLAS) names its kernel "*": cuBLAS picks the kernel, so any name
+  // in ncu's row matches, and the line gets its variant (impl "cublas"), unless the row is one of
+  // porter-bench's own kernels (pb_*): then the rows have shifted. Here the last row of the excerpt
+  // stands in for a cuBLAS kernel, renamed as cuBLAS 13 named its bf16 kernel on the H100.
   std::string text = fixture();
   const std::string last = "PBNCU 147 pb_port_cute ports/cutlass porter-multicast/tma S=4\n";
   const auto at = text.find(last);
   ASSERT_NE(at, std::string::npos) << "the excerpt's last label";
   text.replace(at, last.size(), "PBNCU 147 * bf16gemm 4096^3 cublas/reference S=0\n");
+  {
+    // Still porter-bench's kernel in the row: a mismatch, no variant.
+    const pb::ncu_parsed p = pb::parse_ncu_output(text, pb::ncu_metrics(), {});
+    ASSERT_EQ(p.stalls.size(), k_labels.size());
+    const pb::stall_line& s = p.stalls.back();
+    EXPECT_NE(s.label.find("bf16gemm 4096^3 cublas/reference S=0 (order mismatch: ncu names void ports::pb_port_cute"), std::string::npos)
+        << s.label;
+    EXPECT_TRUE(s.impl.empty());
+  }
+  // The row's kernel name is cuBLAS': the last row's name field (the excerpt's last kernel name).
+  const std::string name = "ports::pb_port_cute";
+  const auto row = text.rfind(name);
+  ASSERT_NE(row, std::string::npos);
+  text.replace(row, name.size(), "nvjet_sm90_tss_256x128_64x4_1x2_h_bz_coopA_TNT");
   const pb::ncu_parsed p = pb::parse_ncu_output(text, pb::ncu_metrics(), {});
   ASSERT_EQ(p.stalls.size(), k_labels.size());
   const pb::stall_line& s = p.stalls.back();
@@ -221,7 +236,7 @@ TEST(NcuParseH100, AStarLabelMatchesAnyKernelName) {
   EXPECT_EQ(s.size, "4096^3");
   EXPECT_EQ(s.impl, "cublas");
   EXPECT_EQ(s.path, "reference");
-  EXPECT_NE(s.kernel.find("pb_port_cute"), std::string::npos) << s.kernel;
+  EXPECT_NE(s.kernel.find("nvjet_sm90_tss_256x128_64x4_1x2_h_bz_coopA_TNT"), std::string::npos) << s.kernel;
   EXPECT_FALSE(value(s, "long_scoreboard%").empty());
 }
 
