@@ -26,8 +26,9 @@ struct copy_context {
   /// true: of the copying set only thread 0 has waited for the stage's previous pass to be released
   /// by every reader (a cluster-multicast ring on tma, porter/tma/protocol.hpp: thread 0 waits for
   /// EMPTY, the other threads run on). A copy that stores into the stage with thread stores first
-  /// runs a CTA barrier, after which every thread may overwrite it; a copy thread 0 issues alone
-  /// needs nothing more.
+  /// runs a CTA barrier, after which every thread may overwrite it. A tensor copy thread 0 issues
+  /// alone needs nothing more; a 1D box or byte range (cp.async.bulk) takes the barrier too, for
+  /// compute-sanitizer racecheck, which does not see the order otherwise (porter/tma/copy.hpp).
   bool stores_need_barrier = false;
 };
 

@@ -72,7 +72,8 @@ struct tma_copy {
       // memory model (its refill waits for EMPTY, whose per-warp arrivals follow __syncwarp), but
       // compute-sanitizer racecheck does not follow that chain and reported every byte of the body
       // as a WAR hazard against the previous pass's reads (Multicast/tma.box1d, H100, session 46);
-      // a 1D box in a multicast ring is each CTA's own copy anyway, not a multicast.
+      // a 1D box in a multicast ring is each CTA's own copy anyway, not a multicast. Clearing the
+      // flag keeps copy_bytes below from taking a second barrier.
       if (c.stores_need_barrier) {
         before_thread_stores(c);
         c.stores_need_barrier = false;
@@ -183,11 +184,19 @@ struct tma_copy {
   /// bulk copies.
   template <cache_hint H = cache_hint::none>
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
-                                       const detail::copy_context& ctx) {
+                                       const detail::copy_context& in) {
+    // In a cluster-multicast ring (only thread 0 waited for EMPTY) one CTA barrier first, for the
+    // whole range: its thread stores, and thread 0's cp.async.bulk, which needs none by the memory
+    // model but which compute-sanitizer racecheck otherwise reports against the previous pass's
+    // reads (see copy_box's 1D branch). The thread stores below then need no barrier before them.
+    detail::copy_context ctx = in;
+    if (ctx.stores_need_barrier) {
+      before_thread_stores(ctx);
+      ctx.stores_need_barrier = false;
+    }
     const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(src), dd = reinterpret_cast<std::uintptr_t>(dst);
     if (((s ^ dd) & 15u) != 0) {  // cannot be 16-byte aligned on both sides at once
       detail::strict_fallback("strict paths: tma byte range whose source and destination disagree modulo 16 would move with thread loads", ctx.thread);
-      before_thread_stores(ctx);
       staged_copy::copy_bytes_batched<1>(dst, src, bytes, ctx);
       after_thread_stores(ctx);
       return;
@@ -208,7 +217,6 @@ struct tma_copy {
       }
     }
     if (head || tail) detail::strict_fallback("strict paths: tma byte range with an unaligned head or tail would move it with thread loads", ctx.thread);
-    if (head || tail) before_thread_stores(ctx);
     if (head) staged_copy::copy_bytes_batched<1>(d, sp, head, ctx);
     if (tail) staged_copy::copy_bytes_batched<1>(d + head + body, sp + head + body, tail, ctx);
     if (head || tail) after_thread_stores(ctx);

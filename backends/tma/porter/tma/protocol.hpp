@@ -84,7 +84,8 @@
 // when pass n+1 completes.
 // Cost per step of porter::run_pipeline (S >= 2): one expect_tx and one copy per box and one
 // arrive, all by thread 0; one try_wait per thread; one CTA barrier. A cluster-multicast ring has
-// no CTA barrier (but on a step whose copy falls back to thread stores); it adds one EMPTY wait on
+// no CTA barrier (but on a step whose copy falls back to thread stores, or copies a 1D box or a
+// byte range: porter/tma/copy.hpp); it adds one EMPTY wait on
 // thread 0, a proxy fence per thread, and per warp a __syncwarp and one arrival per CTA of the
 // cluster.
 // Source: PTX ISA 8.x 9.7.13.15 (mbarrier: phases, arrival count, tx-count), 9.7.9.25.4/5 (bulk
