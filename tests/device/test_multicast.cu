@@ -20,6 +20,10 @@
 //                                    dawdles before reading, so releases come out of step.
 //   Multicast/<path>.box1d           the same with 1D boxes: multicast falls back to each CTA's
 //                                    own copy, the prefetch to cp.async.bulk.prefetch on tma.
+//   Multicast/<path>.bytes           a 1D box (multicast) and a byte range of 1 to 2,048 bytes at
+//                                    any offset per step (on tma a cp.async.bulk body with thread
+//                                    head and tail, or thread loads alone), so that the byte-range
+//                                    copy's refill order in a multicast ring is checked too.
 //   Multicast/<path>.roles2d, .roles3d   the same cases through a porter::role_pipeline built with
 //                                    porter::cluster_multicast (a producer warp, 2 or 3 consumer
 //                                    warps; S = 2 and 4): on tma the consumers of every CTA release
@@ -32,6 +36,7 @@
 // clusters still run).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <random>
@@ -83,6 +88,41 @@ __global__ void multicast_kernel(const __grid_constant__ porter::tiled_source<Bo
         unsigned char* o = out + (std::size_t(blockIdx.x) * std::size_t(steps) + std::size_t(t)) * 2 * Box::bytes;
         pt::dev::store_bytes<Box::bytes>(o, ready.template bytes<0>());
         pt::dev::store_bytes<Box::bytes>(o + Box::bytes, ready.template bytes<1>());
+      });
+  porter::cluster_sync();
+}
+
+/// Per step t, buffer 0: the 1D box of `shared` at at_shared[t] with porter::multicast (a 1D box:
+/// each CTA's own copy); buffer 1: the byte range own + off[k] of len[k] bytes, k = blockIdx.x x
+/// steps + t (any alignment: on tma a cp.async.bulk body with thread-loaded head and tail, or thread
+/// loads alone where source and stage disagree modulo 16), through a cluster-multicast ring of S
+/// stages. Stores buffer 0 whole and the first len[k] bytes of buffer 1 to out + (2k + buffer) x
+/// Box::bytes (the rest of buffer 1's slot stays poisoned). Dawdling warps as multicast_kernel.
+/// Ends with porter::cluster_sync().
+template <class Path, int S, class Box>
+__global__ void multicast_bytes_kernel(const __grid_constant__ porter::tiled_source<Box> shared, const unsigned char* own,
+                                       const int* at_shared, const int* off, const int* len, unsigned char* out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  porter::pipeline<Path, S, Box, Box> pipe(smem, porter::cluster_multicast);
+  porter::run_pipeline(
+      pipe, steps,
+      [&](auto& slot, int t) {
+        const int k = int(blockIdx.x) * steps + t;
+        porter::async_copy(porter::buffer<0>(slot), shared, porter::coord<1>{at_shared[t]}, porter::multicast);
+        porter::async_copy(porter::buffer<1>(slot), own + off[k], std::size_t(len[k]));
+      },
+      [&](auto& ready, int t) {
+        const unsigned warp = pt::dev::thread_rank() / 32u;
+        if ((blockIdx.x * 7u + unsigned(t) * 3u + warp) % 5u == 0u) {
+          const long long t0 = clock64();
+          while (clock64() - t0 < 3000) {
+          }
+        }
+        const int k = int(blockIdx.x) * steps + t;
+        unsigned char* o = out + std::size_t(k) * 2 * Box::bytes;
+        pt::dev::store_bytes<Box::bytes>(o, ready.template bytes<0>());
+        const unsigned char* b1 = ready.template bytes<1>();
+        for (unsigned j = pt::dev::thread_rank(); j < unsigned(len[k]); j += pt::dev::cta_threads()) o[Box::bytes + j] = b1[j];
       });
   porter::cluster_sync();
 }
@@ -240,6 +280,94 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
   }
 }
 
+/// Run `n` cases of multicast_bytes_kernel (1D Box) on path P with S stages; clusters and CTA sizes
+/// as run_multicast_cases. The byte ranges: 1 to Box::bytes bytes at any offset of a random byte
+/// array (unaligned heads and tails, and source offsets that disagree with the stage modulo 16).
+template <class P, int S, class Box>
+void run_multicast_bytes_cases(pt::test_tally& tt, const std::string& list, int n) {
+  static_assert(Box::rank == 1, "run_multicast_bytes_cases: 1D boxes");
+  const bool clusters = device_has_clusters();
+  const std::size_t smem = porter::pipeline<porter::path::staged, S, Box, Box>::shared_bytes;
+  auto* kernel = &multicast_bytes_kernel<P, S, Box>;
+  if (smem > 48 * 1024) ASSERT_EQ(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)), cudaSuccess);
+  for (int i = 0; i < n; ++i) {
+    std::mt19937_64 rng(pt::case_seed(list, i));
+    int box[5] = {int(Box::dim(0))};
+    const pt::geometry g = pt::tma_legal_geometry(rng, 1, int(sizeof(typename Box::element_type)), box);
+    const pt::host_tensor ts = pt::make_tensor(rng, g);
+    const int sizes[5] = {1, 2, 4, 8, 16};
+    const int cluster = sizes[i % 5];
+    if (cluster > 1 && !clusters) continue;
+    const int grid = cluster * int(1 + rng() % 3), steps = int(1 + rng() % 13);
+    const int thread_counts[4] = {128, 96, 100, 97};
+    const int threads = thread_counts[rng() % 4];
+    std::vector<unsigned char> own(4 * Box::bytes + 64);
+    for (auto& b : own) b = static_cast<unsigned char>(rng());
+    std::vector<int> at_shared(steps), off(std::size_t(grid) * steps), len(off.size());
+    for (int t = 0; t < steps; ++t) pt::random_coord(rng, g, &at_shared[t]);
+    for (std::size_t k = 0; k < off.size(); ++k) {
+      len[k] = int(1 + rng() % Box::bytes);
+      off[k] = int(rng() % (own.size() - std::size_t(len[k]) + 1));
+    }
+    // The reference: per CTA and step, the shared box, then the byte range and poison after it.
+    std::vector<unsigned char> want(std::size_t(grid) * steps * 2 * Box::bytes, pt::poison_byte);
+    for (std::size_t k = 0; k < off.size(); ++k) {
+      unsigned char* w = want.data() + k * 2 * Box::bytes;
+      pt::reference_box(ts, &at_shared[k % std::size_t(steps)], w);
+      std::copy(own.begin() + off[k], own.begin() + off[k] + len[k], w + Box::bytes);
+    }
+    unsigned char* dsh = to_device(ts.image);
+    unsigned char* dow = to_device(own);
+    int* das = to_device(at_shared);
+    int* doff = to_device(off);
+    int* dlen = to_device(len);
+    unsigned char* out = nullptr;
+    ASSERT_EQ(cudaMalloc(&out, want.size() + 2 * pt::guard_bytes), cudaSuccess);
+    cudaMemset(out, pt::poison_byte, want.size() + 2 * pt::guard_bytes);
+    ASSERT_TRUE(dsh && dow && das && doff && dlen);
+    using T = typename Box::element_type;
+    const auto src_shared = porter::make_tiled_source<Box>(reinterpret_cast<const T*>(dsh + ts.origin), std::vector<std::int64_t>{g.extent[0]},
+                                                           std::vector<std::int64_t>{g.stride[0]});
+    const std::string what = list + ": cluster of " + std::to_string(cluster) + ", " + std::to_string(grid) + " CTAs of " +
+                             std::to_string(threads) + " threads, " + std::to_string(steps) + " steps, " + g.describe() + ", " +
+                             pt::seed_text();
+    if (!src_shared.supports(P::id)) {
+      tt.refused();
+    } else {
+      porter::launch_options o{};
+      if (cluster > 1) o.cluster(dim3(unsigned(cluster)));
+      porter::launch<P>(o, kernel, dim3(unsigned(grid)), dim3(unsigned(threads)), smem, nullptr, src_shared,
+                        static_cast<const unsigned char*>(dow), static_cast<const int*>(das), static_cast<const int*>(doff),
+                        static_cast<const int*>(dlen), out + pt::guard_bytes, steps);
+      std::string err;
+      ASSERT_TRUE(pt::sync_launch(what + " on " + porter::path_name<P>, &err)) << err;
+      std::vector<unsigned char> image(want.size() + 2 * pt::guard_bytes);
+      cudaMemcpy(image.data(), out, image.size(), cudaMemcpyDeviceToHost);
+      bool guards = true;
+      for (std::size_t k = 0; k < pt::guard_bytes; ++k)
+        guards = guards && image[k] == pt::poison_byte && image[image.size() - 1 - k] == pt::poison_byte;
+      std::size_t count = 0;
+      const long long at = pt::first_difference(image.data() + pt::guard_bytes, want.data(), want.size(), &count);
+      if ((!guards || at >= 0) && tt.mismatch()) {
+        if (!guards) ADD_FAILURE() << what << ": a guard byte was written";
+        else {
+          const std::size_t tile = std::size_t(at) / Box::bytes;
+          ADD_FAILURE() << what << ": " << count << " bytes differ, the first at byte " << at << " (CTA " << tile / (2 * steps)
+                        << ", step " << tile / 2 % steps << ", " << (tile % 2 ? "byte range" : "1D box")
+                        << "): " << pt::bytes_around(image.data() + pt::guard_bytes, want.data(), want.size(), std::size_t(at));
+        }
+      }
+      tt.ran(std::int64_t(grid) * steps * 2, std::int64_t(want.size()));
+    }
+    cudaFree(out);
+    cudaFree(dsh);
+    cudaFree(dow);
+    cudaFree(das);
+    cudaFree(doff);
+    cudaFree(dlen);
+  }
+}
+
 template <class P>
 class Multicast : public ::testing::Test {};
 TYPED_TEST_SUITE(Multicast, pt::concrete_paths, pt::path_names);
@@ -255,6 +383,12 @@ TYPED_TEST(Multicast, box1d) {  // multicast falls back to each CTA's own copy; 
   PORTER_DEVICE_TEST_REQUIRE(TypeParam);
   pt::test_tally tt;
   run_multicast_cases<TypeParam, 2, porter::box<float, 512>>(tt, "multicast 1d S2", pt::cases(30, 3));
+}
+
+TYPED_TEST(Multicast, bytes) {  // byte ranges beside a 1D box, in a multicast ring (on tma: cp.async.bulk, thread loads)
+  PORTER_DEVICE_TEST_REQUIRE(TypeParam);
+  pt::test_tally tt;
+  run_multicast_bytes_cases<TypeParam, 2, porter::box<float, 512>>(tt, "multicast bytes S2", pt::cases(30, 5));
 }
 
 TYPED_TEST(Multicast, roles2d) {
