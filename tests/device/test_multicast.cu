@@ -179,6 +179,30 @@ bool device_has_clusters() {
   return caps && caps->compute_capability() >= 90;
 }
 
+/// Copy `out` back (want.size() bytes between two guard regions), check that the guards are still
+/// poisoned and every byte equals `want` (per CTA and step two slots of `slot_bytes`, named
+/// `first` and `second` in the failure), and count the case in `tt`.
+void check_output(pt::test_tally& tt, const std::string& what, const unsigned char* out, const std::vector<unsigned char>& want,
+                  int steps, std::size_t slot_bytes, const char* first, const char* second) {
+  std::vector<unsigned char> image(want.size() + 2 * pt::guard_bytes);
+  cudaMemcpy(image.data(), out, image.size(), cudaMemcpyDeviceToHost);
+  bool guards = true;
+  for (std::size_t k = 0; k < pt::guard_bytes; ++k)
+    guards = guards && image[k] == pt::poison_byte && image[image.size() - 1 - k] == pt::poison_byte;
+  std::size_t count = 0;
+  const long long at = pt::first_difference(image.data() + pt::guard_bytes, want.data(), want.size(), &count);
+  if ((!guards || at >= 0) && tt.mismatch()) {
+    if (!guards) ADD_FAILURE() << what << ": a guard byte was written";
+    else {
+      const std::size_t slot = std::size_t(at) / slot_bytes;
+      ADD_FAILURE() << what << ": " << count << " bytes differ, the first at byte " << at << " (CTA " << slot / (2 * std::size_t(steps))
+                    << ", step " << slot / 2 % std::size_t(steps) << ", " << (slot % 2 ? second : first)
+                    << "): " << pt::bytes_around(image.data() + pt::guard_bytes, want.data(), want.size(), std::size_t(at));
+    }
+  }
+  tt.ran(std::int64_t(want.size() / slot_bytes), std::int64_t(want.size()));
+}
+
 /// Run `n` cases of Box on path P with S stages; cluster sizes 1 (no cluster launch), 2, 4, 8 and 16.
 /// Roles: void for the CTA-collective ring (multicast_kernel, 96, 97, 100 or 128 threads), else a
 /// porter::roles for multicast_role_kernel (Roles::threads threads).
@@ -253,23 +277,7 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
                         steps);
       std::string err;
       ASSERT_TRUE(pt::sync_launch(what + " on " + porter::path_name<P>, &err)) << err;
-      std::vector<unsigned char> image(want.size() + 2 * pt::guard_bytes);
-      cudaMemcpy(image.data(), out, image.size(), cudaMemcpyDeviceToHost);
-      bool guards = true;
-      for (std::size_t k = 0; k < pt::guard_bytes; ++k)
-        guards = guards && image[k] == pt::poison_byte && image[image.size() - 1 - k] == pt::poison_byte;
-      std::size_t count = 0;
-      const long long at = pt::first_difference(image.data() + pt::guard_bytes, want.data(), want.size(), &count);
-      if ((!guards || at >= 0) && tt.mismatch()) {
-        if (!guards) ADD_FAILURE() << what << ": a guard byte was written";
-        else {
-          const std::size_t tile = std::size_t(at) / Box::bytes;
-          ADD_FAILURE() << what << ": " << count << " bytes differ, the first at byte " << at << " (CTA " << tile / (2 * steps)
-                        << ", step " << tile / 2 % steps << ", " << (tile % 2 ? "own" : "multicast") << " box): "
-                        << pt::bytes_around(image.data() + pt::guard_bytes, want.data(), want.size(), std::size_t(at));
-        }
-      }
-      tt.ran(std::int64_t(grid) * steps * 2, std::int64_t(want.size()));
+      check_output(tt, what, out, want, steps, Box::bytes, "multicast box", "own box");
     }
     cudaFree(out);
     cudaFree(dsh);
@@ -341,23 +349,7 @@ void run_multicast_bytes_cases(pt::test_tally& tt, const std::string& list, int 
                         static_cast<const int*>(dlen), out + pt::guard_bytes, steps);
       std::string err;
       ASSERT_TRUE(pt::sync_launch(what + " on " + porter::path_name<P>, &err)) << err;
-      std::vector<unsigned char> image(want.size() + 2 * pt::guard_bytes);
-      cudaMemcpy(image.data(), out, image.size(), cudaMemcpyDeviceToHost);
-      bool guards = true;
-      for (std::size_t k = 0; k < pt::guard_bytes; ++k)
-        guards = guards && image[k] == pt::poison_byte && image[image.size() - 1 - k] == pt::poison_byte;
-      std::size_t count = 0;
-      const long long at = pt::first_difference(image.data() + pt::guard_bytes, want.data(), want.size(), &count);
-      if ((!guards || at >= 0) && tt.mismatch()) {
-        if (!guards) ADD_FAILURE() << what << ": a guard byte was written";
-        else {
-          const std::size_t tile = std::size_t(at) / Box::bytes;
-          ADD_FAILURE() << what << ": " << count << " bytes differ, the first at byte " << at << " (CTA " << tile / (2 * steps)
-                        << ", step " << tile / 2 % steps << ", " << (tile % 2 ? "byte range" : "1D box")
-                        << "): " << pt::bytes_around(image.data() + pt::guard_bytes, want.data(), want.size(), std::size_t(at));
-        }
-      }
-      tt.ran(std::int64_t(grid) * steps * 2, std::int64_t(want.size()));
+      check_output(tt, what, out, want, steps, Box::bytes, "1D box", "byte range");
     }
     cudaFree(out);
     cudaFree(dsh);
