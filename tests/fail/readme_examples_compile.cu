@@ -17,7 +17,7 @@ using tile = porter::swizzled<porter::box<float, 32, 32>, porter::swizzle::b128>
 template <class Path>
 __global__ void copy_back(const __grid_constant__ porter::tiled_source<tile> in,
                           const __grid_constant__ porter::tiled_destination<tile> out, porter::tile_schedule sched) {
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, 3, tile> pipe(smem);         // the ring aligns every buffer to the 1 KiB swizzle atom
   porter::store_queue<Path> q;                        // tma: bulk tensor stores; others: thread stores
   porter::for_each_tile(pipe, in, sched, [&](long long t) { return coord_of(t); },
@@ -41,7 +41,7 @@ void copy_back_host(float* d_out, long long h, long long w) {
 template <class Path>
 __global__ void jacobi5(const __grid_constant__ porter::tiled_source<halo> in, float* out, int h, int w,
                         porter::tile_schedule sched) {
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(128) unsigned char smem[];
   porter::pipeline<Path, 3, halo> pipe(smem);
   porter::for_each_tile(pipe, in, sched,
       [&](long long t) { return porter::coord<2>{row0(t) - 1, col0(t) - 4}; },
