@@ -65,19 +65,9 @@ struct tma_copy {
       std::int64_t lo, hi;
       inside_1d<Box>(src, at, &lo, &hi);
       unsigned char* d = reinterpret_cast<unsigned char*>(dst);
-      detail::copy_context c = ctx;
-      // In a cluster-multicast ring (only thread 0 waited for EMPTY) one CTA barrier first, for the
-      // whole box: the zero fill and the unaligned head or tail store with threads, and thread 0's
-      // cp.async.bulk of the body then also follows a CTA barrier. The body needs none by the
-      // memory model (its refill waits for EMPTY, whose per-warp arrivals follow __syncwarp), but
-      // compute-sanitizer racecheck does not follow that chain and reported every byte of the body
-      // as a WAR hazard against the previous pass's reads (Multicast/tma.box1d, H100, session 46);
-      // a 1D box in a multicast ring is each CTA's own copy anyway, not a multicast. Clearing the
-      // flag keeps copy_bytes below from taking a second barrier.
-      if (c.stores_need_barrier) {
-        before_thread_stores(c);
-        c.stores_need_barrier = false;
-      }
+      // One barrier (in a cluster-multicast ring) for the whole box: the zero fill, and copy_bytes'
+      // bulk body and thread-stored head and tail (see before_thread_stores).
+      const detail::copy_context c = before_thread_stores(ctx);
       if (lo > 0 || hi < B) {
         if (lo > 0) detail::fill_zero(d, std::size_t(lo) * sizeof(T), c);
         if (hi < B) detail::fill_zero(d + hi * sizeof(T), std::size_t(B - hi) * sizeof(T), c);
@@ -90,9 +80,9 @@ struct tma_copy {
       if (!inner_aligned<Box>(at)) {
         check_source_in_debug(src);
         detail::strict_fallback("strict paths: tma box at an innermost coordinate that is not a multiple of 16 B would move with thread loads", ctx.thread);
-        before_thread_stores(ctx);
-        staged_copy::copy_box<Box, cache_hint::none, 1>(dst, src, at, ctx);
-        after_thread_stores(ctx);
+        const detail::copy_context c = before_thread_stores(ctx);
+        staged_copy::copy_box<Box, cache_hint::none, 1>(dst, src, at, c);
+        after_thread_stores(c);
         return;
       }
       check_source_in_debug(src);
@@ -185,15 +175,9 @@ struct tma_copy {
   template <cache_hint H = cache_hint::none>
   static PORTER_DEVICE void copy_bytes(void* dst, const void* src, std::size_t bytes,
                                        const detail::copy_context& in) {
-    // In a cluster-multicast ring (only thread 0 waited for EMPTY) one CTA barrier first, for the
-    // whole range: its thread stores, and thread 0's cp.async.bulk, which needs none by the memory
-    // model but which compute-sanitizer racecheck otherwise reports against the previous pass's
-    // reads (see copy_box's 1D branch). The thread stores below then need no barrier before them.
-    detail::copy_context ctx = in;
-    if (ctx.stores_need_barrier) {
-      before_thread_stores(ctx);
-      ctx.stores_need_barrier = false;
-    }
+    // One barrier (in a cluster-multicast ring) for the whole range: thread 0's bulk body and the
+    // thread-stored head, tail or fallback (see before_thread_stores).
+    const detail::copy_context ctx = before_thread_stores(in);
     const std::uintptr_t s = reinterpret_cast<std::uintptr_t>(src), dd = reinterpret_cast<std::uintptr_t>(dst);
     if (((s ^ dd) & 15u) != 0) {  // cannot be 16-byte aligned on both sides at once
       detail::strict_fallback("strict paths: tma byte range whose source and destination disagree modulo 16 would move with thread loads", ctx.thread);
@@ -339,9 +323,20 @@ struct tma_copy {
   }
   // Before those stores: in a cluster-multicast ring only thread 0 has waited for the stage's
   // previous pass to be released (ctx.stores_need_barrier); a CTA barrier after that wait lets every
-  // thread overwrite it. Collective, like the fallback itself.
-  static PORTER_DEVICE PORTER_FORCEINLINE void before_thread_stores(const detail::copy_context& ctx) {
-    if (ctx.stores_need_barrier) __syncthreads();
+  // thread overwrite it. Returns the context with the flag cleared, so that the rest of the same
+  // copy takes no second barrier. 1D boxes and byte ranges take it before thread 0's cp.async.bulk
+  // too: that write needs none by the memory model (the refill waits for EMPTY, whose per-warp
+  // arrivals follow __syncwarp), but compute-sanitizer racecheck does not follow that chain and
+  // reported every byte of the body as a WAR hazard against the previous pass's reads
+  // (Multicast/tma.box1d, H100, session 46); such a copy is each CTA's own, not a multicast.
+  // Collective, like the copy itself.
+  static PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context before_thread_stores(const detail::copy_context& ctx) {
+    detail::copy_context c = ctx;
+    if (c.stores_need_barrier) {
+      __syncthreads();
+      c.stores_need_barrier = false;
+    }
+    return c;
   }
 
  public:
