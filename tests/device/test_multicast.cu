@@ -164,40 +164,31 @@ __global__ void multicast_role_kernel(const __grid_constant__ porter::tiled_sour
   porter::cluster_sync();
 }
 
-/// A device copy of `v` (freed by the owner).
-template <class T>
-T* to_device(const std::vector<T>& v) {
-  T* d = nullptr;
-  if (cudaMalloc(&d, v.size() * sizeof(T) + 16) != cudaSuccess) return nullptr;
-  cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice);
-  return d;
-}
-
 bool device_has_clusters() {
   std::string why;
   const porter::device_caps* caps = pt::gpu(&why);
   return caps && caps->compute_capability() >= 90;
 }
 
-/// Copy `out` back (want.size() bytes between two guard regions), check that the guards are still
-/// poisoned and every byte equals `want` (per CTA and step two slots of `slot_bytes`, named
-/// `first` and `second` in the failure), and count the case in `tt`.
-void check_output(pt::test_tally& tt, const std::string& what, const unsigned char* out, const std::vector<unsigned char>& want,
-                  int steps, std::size_t slot_bytes, const char* first, const char* second) {
-  std::vector<unsigned char> image(want.size() + 2 * pt::guard_bytes);
-  cudaMemcpy(image.data(), out, image.size(), cudaMemcpyDeviceToHost);
-  bool guards = true;
-  for (std::size_t k = 0; k < pt::guard_bytes; ++k)
-    guards = guards && image[k] == pt::poison_byte && image[image.size() - 1 - k] == pt::poison_byte;
+/// Fetch the output of `st` (want.size() bytes between its two guards), check that the guards are
+/// intact and every byte equals `want` (per CTA and step two slots of `slot_bytes`, named `first` and
+/// `second` in the failure), and count the case in `tt`.
+void check_output(pt::test_tally& tt, const std::string& what, pt::staging& st, const std::vector<unsigned char>& want, int steps,
+                  std::size_t slot_bytes, const char* first, const char* second) {
+  std::string err;
+  ASSERT_TRUE(st.fetch(&err)) << what << ": " << err;
+  std::string guard;
+  const bool guards = st.guards_intact(&guard);
   std::size_t count = 0;
-  const long long at = pt::first_difference(image.data() + pt::guard_bytes, want.data(), want.size(), &count);
+  const unsigned char* image = st.slot(0);
+  const long long at = pt::first_difference(image, want.data(), want.size(), &count);
   if ((!guards || at >= 0) && tt.mismatch()) {
-    if (!guards) ADD_FAILURE() << what << ": a guard byte was written";
+    if (!guards) ADD_FAILURE() << what << ": " << guard;
     else {
       const std::size_t slot = std::size_t(at) / slot_bytes;
       ADD_FAILURE() << what << ": " << count << " bytes differ, the first at byte " << at << " (CTA " << slot / (2 * std::size_t(steps))
                     << ", step " << slot / 2 % std::size_t(steps) << ", " << (slot % 2 ? second : first)
-                    << "): " << pt::bytes_around(image.data() + pt::guard_bytes, want.data(), want.size(), std::size_t(at));
+                    << "): " << pt::bytes_around(image, want.data(), want.size(), std::size_t(at));
     }
   }
   tt.ran(std::int64_t(want.size() / slot_bytes), std::int64_t(want.size()));
@@ -246,15 +237,12 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
         pt::reference_box(ts, &at_shared[std::size_t(t) * R], w);
         pt::reference_box(to, &at_own[(std::size_t(b) * steps + t) * R], w + Box::bytes);
       }
-    unsigned char* dsh = to_device(ts.image);
-    unsigned char* dow = to_device(to.image);
-    int* das = to_device(at_shared);
-    int* dao = to_device(at_own);
-    int* dap = to_device(at_pf);
-    unsigned char* out = nullptr;
-    ASSERT_EQ(cudaMalloc(&out, want.size() + 2 * pt::guard_bytes), cudaSuccess);
-    cudaMemset(out, pt::poison_byte, want.size() + 2 * pt::guard_bytes);
-    ASSERT_TRUE(dsh && dow && das && dao && dap);
+    pt::staging st;
+    const std::size_t i_sh = st.add_input(ts.image), i_ow = st.add_input(to.image);
+    const std::size_t a_sh = st.add_arg(at_shared), a_ow = st.add_arg(at_own), a_pf = st.add_arg(at_pf);
+    st.set_output(want.size() / Box::bytes, Box::bytes);
+    std::string err;
+    ASSERT_TRUE(st.upload(&err)) << err;
     using T = typename Box::element_type;
     std::int64_t ext[5], str[5];
     for (int d = 0; d < R; ++d) ext[d] = g.extent[d], str[d] = g.stride[d];
@@ -262,7 +250,7 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
       return porter::make_tiled_source<Box>(reinterpret_cast<const T*>(base + t.origin), std::vector<std::int64_t>(ext, ext + R),
                                             std::vector<std::int64_t>(str, str + R));
     };
-    const auto src_shared = make(dsh, ts), src_own = make(dow, to);
+    const auto src_shared = make(st.input(i_sh), ts), src_own = make(st.input(i_ow), to);
     const std::string what = list + ": cluster of " + std::to_string(cluster) + ", " + std::to_string(grid) + " CTAs of " +
                              std::to_string(threads) + " threads, " + std::to_string(steps) + " steps, " + g.describe() + ", " +
                              pt::seed_text();
@@ -273,18 +261,10 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
       if (cluster > 1) o.cluster(dim3(unsigned(cluster)));
       if constexpr (roles) o.uses_role_pipeline();
       porter::launch<P>(o, kernel, dim3(unsigned(grid)), dim3(unsigned(threads)), smem, nullptr, src_shared, src_own,
-                        static_cast<const int*>(das), static_cast<const int*>(dao), static_cast<const int*>(dap), out + pt::guard_bytes,
-                        steps);
-      std::string err;
+                        st.arg<int>(a_sh), st.arg<int>(a_ow), st.arg<int>(a_pf), st.output(), steps);
       ASSERT_TRUE(pt::sync_launch(what + " on " + porter::path_name<P>, &err)) << err;
-      check_output(tt, what, out, want, steps, Box::bytes, "multicast box", "own box");
+      check_output(tt, what, st, want, steps, Box::bytes, "multicast box", "own box");
     }
-    cudaFree(out);
-    cudaFree(dsh);
-    cudaFree(dow);
-    cudaFree(das);
-    cudaFree(dao);
-    cudaFree(dap);
   }
 }
 
@@ -324,17 +304,14 @@ void run_multicast_bytes_cases(pt::test_tally& tt, const std::string& list, int 
       pt::reference_box(ts, &at_shared[k % std::size_t(steps)], w);
       std::copy(own.begin() + off[k], own.begin() + off[k] + len[k], w + Box::bytes);
     }
-    unsigned char* dsh = to_device(ts.image);
-    unsigned char* dow = to_device(own);
-    int* das = to_device(at_shared);
-    int* doff = to_device(off);
-    int* dlen = to_device(len);
-    unsigned char* out = nullptr;
-    ASSERT_EQ(cudaMalloc(&out, want.size() + 2 * pt::guard_bytes), cudaSuccess);
-    cudaMemset(out, pt::poison_byte, want.size() + 2 * pt::guard_bytes);
-    ASSERT_TRUE(dsh && dow && das && doff && dlen);
+    pt::staging st;
+    const std::size_t i_sh = st.add_input(ts.image), i_ow = st.add_input(own);
+    const std::size_t a_sh = st.add_arg(at_shared), a_off = st.add_arg(off), a_len = st.add_arg(len);
+    st.set_output(want.size() / Box::bytes, Box::bytes);
+    std::string err;
+    ASSERT_TRUE(st.upload(&err)) << err;
     using T = typename Box::element_type;
-    const auto src_shared = porter::make_tiled_source<Box>(reinterpret_cast<const T*>(dsh + ts.origin), std::vector<std::int64_t>{g.extent[0]},
+    const auto src_shared = porter::make_tiled_source<Box>(reinterpret_cast<const T*>(st.input(i_sh) + ts.origin), std::vector<std::int64_t>{g.extent[0]},
                                                            std::vector<std::int64_t>{g.stride[0]});
     const std::string what = list + ": cluster of " + std::to_string(cluster) + ", " + std::to_string(grid) + " CTAs of " +
                              std::to_string(threads) + " threads, " + std::to_string(steps) + " steps, " + g.describe() + ", " +
@@ -345,18 +322,10 @@ void run_multicast_bytes_cases(pt::test_tally& tt, const std::string& list, int 
       porter::launch_options o{};
       if (cluster > 1) o.cluster(dim3(unsigned(cluster)));
       porter::launch<P>(o, kernel, dim3(unsigned(grid)), dim3(unsigned(threads)), smem, nullptr, src_shared,
-                        static_cast<const unsigned char*>(dow), static_cast<const int*>(das), static_cast<const int*>(doff),
-                        static_cast<const int*>(dlen), out + pt::guard_bytes, steps);
-      std::string err;
+                        st.input(i_ow), st.arg<int>(a_sh), st.arg<int>(a_off), st.arg<int>(a_len), st.output(), steps);
       ASSERT_TRUE(pt::sync_launch(what + " on " + porter::path_name<P>, &err)) << err;
-      check_output(tt, what, out, want, steps, Box::bytes, "1D box", "byte range");
+      check_output(tt, what, st, want, steps, Box::bytes, "1D box", "byte range");
     }
-    cudaFree(out);
-    cudaFree(dsh);
-    cudaFree(dow);
-    cudaFree(das);
-    cudaFree(doff);
-    cudaFree(dlen);
   }
 }
 
