@@ -156,7 +156,7 @@ std::string report::table() const {
       << pad(r.ctas_per_sm ? std::to_string(r.ctas_per_sm) : "-", 7, true) << pad(r.regs ? std::to_string(r.regs) : "-", 5, true);
     if (r.ok()) {
       o << pad(format_time(r.ms_median), 12, true) << pad(format_double(r.rate, r.unit == "GB/s" ? 1 : 2) + " " + r.unit, 16, true)
-        << pad(format_double(r.ratio, 3) + "x", 9, true) << "  " << r.ceiling;
+        << pad(r.ratio > 0 ? format_double(r.ratio, 3) + "x" : std::string("-"), 9, true) << "  " << r.ceiling;
     } else {
       o << "  " << r.status;
     }

@@ -1253,7 +1253,12 @@ void run_ports(context& cx) {
       if (r.workload == base.workload && r.ok() && (r.impl == "before" || r.impl == "original")) before = &r;
     const double den = before ? before->rate : 0;
     for (auto& r : cx.rep.rows)
-      if (r.workload == base.workload && r.ok()) r.ratio = den > 0 ? r.rate / den : 0;
+      if (r.workload == base.workload && r.ok()) {
+        r.ratio = den > 0 ? r.rate / den : 0;
+        // No before in this build (a public original that was not fetched): no ratio, and the
+        // row says why instead of naming a baseline that did not run.
+        if (!before) r.ceiling = "no before row in this build (notes)";
+      }
   }
 }
 
