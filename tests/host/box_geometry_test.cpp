@@ -274,6 +274,73 @@ TEST(BoxGeometry, SteppedWalkMatchesInteriorChunkAndLandingOffset) {
   EXPECT_EQ(refused_wrong, 15) << "a one-row step on every swizzled box and source lands some chunk elsewhere";
 }
 
+// Every copying set n (1..1024 threads) of a dense 2D box on a few random sources: thread t's
+// walk from first_wrapped (one step of n chunks: q rows and r columns, one row more and C columns
+// back when the column wraps) against interior_chunk for each of its chunks, and its landing
+// offset k x 16 against landing_offset. Sets `uneven` to the number of (n, source) cases walked
+// whose step is not whole rows (the ones the cp_async copy walks this way).
+template <class Box>
+void check_wrapped_walk(std::mt19937_64& rng, int& uneven) {
+  static_assert(porter::detail::walks_wrapped<Box>, "dense 2D boxes");
+  using porter::detail::first_wrapped;
+  using porter::detail::interior_chunk;
+  constexpr unsigned total = unsigned(porter::detail::box_chunks<Box, 16>);
+  constexpr unsigned per_row = unsigned(Box::inner_bytes / 16);
+  constexpr std::int64_t esize = sizeof(typename Box::element_type);
+  uneven = 0;
+  for (int c = 0; c < 3; ++c) {
+    // Row pitches: dense, padded by 16 bytes, and far above 2^32 bytes; origins anywhere inside.
+    const std::int64_t pad = c == 0 ? 0 : c == 1 ? 16 / esize : (std::int64_t(1) << 33) / esize;
+    const std::int64_t ext[2] = {Box::dim(0) + std::int64_t(rng() % 5000), Box::dim(1) + std::int64_t(rng() % 300) * (16 / esize)};
+    const std::int64_t str[2] = {ext[1] + pad, 1};
+    const tiled_source<Box> src = fake_source<Box>(std::uintptr_t(1) << 44, ext, str);
+    const coord<2> at{int(rng() % std::uint64_t(ext[0] - Box::dim(0) + 1)),
+                      int(rng() % std::uint64_t((ext[1] - Box::dim(1)) / (16 / esize) + 1)) * int(16 / esize)};
+    if (!porter::detail::box_inside<Box>(src, at) || porter::detail::box_chunk_bytes<Box>(src, at) != 16u) {
+      ADD_FAILURE() << "the case's box must be interior with 16-byte chunks";
+      return;
+    }
+    for (unsigned n = 1; n <= 1024; ++n) {
+      uneven += n % per_row != 0;
+      for (unsigned t = 0; t < n && t < total; ++t) {
+        const porter::detail::wrapped_chunks w = first_wrapped<Box>(src, at, t, n);
+        const unsigned char* a = w.src;
+        unsigned col = w.col;
+        for (unsigned k = t; k < total; k += n) {
+          ASSERT_EQ(a, (interior_chunk<Box, 16>(src, at, k))) << "n " << n << " thread " << t << " chunk " << k << " source " << c;
+          ASSERT_EQ(k * 16, porter::detail::landing_offset<Box>(k * 16)) << "a dense box lands chunk k at k x 16";
+          ASSERT_EQ(col, k % per_row) << "n " << n << " thread " << t << " chunk " << k;
+          a += w.src_step;
+          col += w.col_step;
+          if (col >= per_row) {
+            col -= per_row;
+            a += w.wrap;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(BoxGeometry, WrappedWalkMatchesInteriorChunk) {
+  std::mt19937_64 rng(17);
+  int uneven = 0;
+#define WRAPPED(...)                            \
+  check_wrapped_walk<__VA_ARGS__>(rng, uneven); \
+  EXPECT_GT(uneven, 0) << #__VA_ARGS__ << ": no copying set whose step is not whole rows"
+  // The wmma port's skewed bf16 box (18 chunks a row), the stencils' fp32 boxes with their halo (34),
+  // rows of 3 chunks (48 bytes) and of 64 (1 KiB), a box of one row.
+  WRAPPED(box<std::uint16_t, 128, 144>);
+  WRAPPED(box<float, 34, 136>);
+  WRAPPED(box<float, 36, 136>);
+  WRAPPED(box<float, 3, 12>);
+  WRAPPED(box<double, 5, 128>);
+  WRAPPED(box<std::uint8_t, 1, 48>);
+#undef WRAPPED
+  check_wrapped_walk<box<float, 40, 4>>(rng, uneven);
+  EXPECT_EQ(uneven, 0) << "one chunk a row: every step is whole rows";
+}
+
 TEST(BoxGeometry, MakeTiledSourceFillsInteriorEnd) {
   alignas(16) static float data[64 * 100];
   const auto s = porter::make_tiled_source<box<float, 16, 32>>(data, {64, 100});

@@ -173,4 +173,39 @@ PORTER_HOST_DEVICE PORTER_FORCEINLINE stepped_chunks first_stepped(const Src& sr
                         landing_offset<Box>(k * 16), step_bytes};
 }
 
+/// The wrapped walk: the stepped walk of a dense 2D box (no swizzle) for a copying set whose step is
+/// not whole rows (steps_by_constants false: sgemm-free shapes such as the skewed 128 x 144 bf16 box
+/// of a wmma port, 18 chunks a row against 256 threads, or a stencil's 34 x 136 fp32 box with its
+/// halo, 34 chunks a row). A step of n chunks is q = n / C rows and r = n % C chunks (C = chunks per
+/// row); after it the column is col + r, and when that reaches C the chunk is one row further and C
+/// columns back. So per further chunk: one 64-bit add of the step, one compare, and one 64-bit add of
+/// `wrap` when the column wrapped, instead of the row split (a division by C) and the 32 x 64-bit
+/// multiply-add of interior_chunk. Shared memory needs nothing: a dense box lands chunk k at k x 16.
+/// tests/host/box_geometry_test.cpp checks it against interior_chunk for every chunk of every
+/// copying set 1..1024.
+struct wrapped_chunks {
+  const unsigned char* src;  ///< global address of chunk k (interior_chunk<Box, 16>)
+  std::uint64_t src_step;    ///< q rows and r chunks, in bytes
+  std::uint64_t wrap;        ///< added when the column wraps: one row (stride[0] bytes) less a row of the box
+  unsigned col;              ///< chunk k's column (in chunks, < C)
+  unsigned col_step;         ///< r
+};
+
+/// True when the wrapped walk applies: a dense 2D box (row chunks C = inner_bytes / 16).
+template <class Box>
+inline constexpr bool walks_wrapped = Box::rank == 2 && Box::swizzle_mode == swizzle::none;
+
+/// Chunk k's address and column, computed once, and the steps of the wrapped walk for a copying set
+/// of n threads. Preconditions: walks_wrapped<Box>, box_inside, 16-byte chunks (box_chunk_bytes ==
+/// 16). As with first_stepped, the caller keeps the running values in locals of its own.
+template <class Box, class Src>
+PORTER_HOST_DEVICE PORTER_FORCEINLINE wrapped_chunks first_wrapped(const Src& src, const coord<Box::rank>& at, unsigned k,
+                                                                   unsigned n) {
+  constexpr unsigned per_row = unsigned(Box::inner_bytes / 16);
+  const std::uint64_t pitch = std::uint64_t(src.stride[0]) * sizeof(typename Box::element_type);
+  const unsigned q = n / per_row, r = n - q * per_row;
+  return wrapped_chunks{interior_chunk<Box, 16>(src, at, k), std::uint64_t(q) * pitch + r * 16u, pitch - per_row * 16u,
+                        k % per_row, r};
+}
+
 }  // namespace porter::detail

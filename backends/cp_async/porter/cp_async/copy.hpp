@@ -87,6 +87,27 @@ struct cp_async_copy {
             for (std::uint32_t o = c.dst; k < total; k += ctx.nthreads, o += c.dst_step, s += c.src_step) issue<16>(d + o, s, 16);
             return;
           }
+          if constexpr (detail::walks_wrapped<Box>) {
+            // A dense box whose rows do not divide the CTA-wide step (the wmma port's skewed 128 x
+            // 144 bf16 box: 18 chunks a row, 256 threads; a stencil's 34 x 136 fp32 box with its
+            // halo): the wrapped walk (detail::first_wrapped), one compare and at most one more add
+            // per chunk where the column wraps, instead of the row split (a division) and the 64-bit
+            // multiply-add. The landing offset is the chunk's dense offset, step_bytes per step.
+            constexpr unsigned per_row = unsigned(Box::inner_bytes / 16);
+            const detail::wrapped_chunks c = detail::first_wrapped<Box>(src, at, k, ctx.nthreads);
+            const unsigned char* s = c.src;
+            unsigned col = c.col;
+            for (std::uint32_t o = k * 16u; k < total; k += ctx.nthreads, o += step_bytes) {
+              issue<16>(d + o, s, 16);
+              s += c.src_step;
+              col += c.col_step;
+              if (col >= per_row) {
+                col -= per_row;
+                s += c.wrap;
+              }
+            }
+            return;
+          }
         }
         if (ctx.fixed_nthreads && (ctx.nthreads & (ctx.nthreads - 1u)) == 0u && (total & (ctx.nthreads - 1u)) == 0u) {
           // A power-of-two copying set, fixed at compile time (porter::cta_threads<N>, a role's
