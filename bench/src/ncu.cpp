@@ -27,6 +27,27 @@ std::string find_ncu() {
   return p;
 }
 
+/// The kernels ncu profiles (its --kernel-name regex, alternatives matched anywhere in the name):
+/// porter-bench's own (pb_*), the public samples' originals that the ports workload times beside
+/// their ports (cuda-samples' compute_bf16gemm_async_copy, matched by "gemm", and
+/// MatrixMulAsyncCopySingleStage), and cuBLAS' bf16 GEMM kernel, the child's reference line (cuBLAS
+/// 13 on sm_90 names it nvjet_sm90_*; older ones *gemm*). The child launches a kernel only when its
+/// name matches (ncu_profiles): ncu's rows are matched to the child's labels by order.
+constexpr const char* kernel_filter[] = {"pb_", "gemm", "nvjet", "MatrixMulAsyncCopy"};
+
+std::string kernel_filter_regex() {
+  std::string r;
+  for (const char* k : kernel_filter) r += (r.empty() ? "" : "|") + std::string(k);
+  return r;
+}
+
+/// True when ncu's filter (kernel_filter) matches a kernel named `name`.
+bool ncu_profiles(const std::string& name) {
+  for (const char* k : kernel_filter)
+    if (name.find(k) != std::string::npos) return true;
+  return false;
+}
+
 }  // namespace
 
 void run_ncu(context& cx, const std::string& self) {
@@ -45,9 +66,8 @@ void run_ncu(context& cx, const std::string& self) {
   for (int attempt = 0; attempt < 4; ++attempt) {
     std::string list;
     for (const auto& m : metrics) list += (list.empty() ? "" : ",") + m.name;
-    // porter-bench's own kernels (pb_*) and cuBLAS' bf16 GEMM kernel (the child's reference line;
-    // cuBLAS 13 on sm_90 names it nvjet_sm90_*; older ones *gemm*).
-    const std::string cmd = "'" + ncu + "' --clock-control none --target-processes all --kernel-name 'regex:pb_|gemm|nvjet' --metrics " + list +
+    const std::string cmd = "'" + ncu + "' --clock-control none --target-processes all --kernel-name 'regex:" + kernel_filter_regex() +
+                            "' --metrics " + list +
                             " --csv --page raw '" + self + "' --ncu-child --device " + std::to_string(cx.opt.device) + only + " 2>&1";
     cx.progress("ncu: " + cmd);
     out.clear();
@@ -192,7 +212,7 @@ int ncu_child(context& cx) {
       p.out = y;
       cudaStreamSynchronize(cx.stream);
       for (const auto& v : pair.variants)
-        if (v.d.kernel.rfind("pb_", 0) == 0)  // only porter-bench's own kernels match ncu's filter
+        if (ncu_profiles(v.d.kernel))  // the befores, the ports, and the public originals when built
           launch_once("ports/" + pair.name + " " + v.d.impl + "/" + v.d.path + " S=" + std::to_string(v.d.stages), v.d,
                       [&](int g) { return v.bind(p, g); });
       if (pair.ab_bytes == 2) {
