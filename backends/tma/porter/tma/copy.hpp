@@ -328,7 +328,8 @@ struct tma_copy {
   // too: that write needs none by the memory model (the refill waits for EMPTY, whose per-warp
   // arrivals follow __syncwarp), but compute-sanitizer racecheck does not follow that chain and
   // reported every byte of the body as a WAR hazard against the previous pass's reads
-  // (Multicast/tma.box1d, H100, session 46); such a copy is each CTA's own, not a multicast.
+  // (Multicast/tma.box1d, H100, session 46; with the barrier, 0 over every suite in session 47);
+  // such a copy is each CTA's own, not a multicast.
   // Collective, like the copy itself.
   static PORTER_DEVICE PORTER_FORCEINLINE detail::copy_context before_thread_stores(const detail::copy_context& ctx) {
     detail::copy_context c = ctx;
