@@ -196,6 +196,31 @@ TEST(BoxGeometry, InteriorChunkAddressMatchesTheBoundsCheckedWalk) {
   check_interior_chunk<box<std::uint16_t, 7, 10>, 1>(rng, 3000);
 }
 
+// A 2D source and a box origin wholly inside it, with 16-byte chunks, for the walks below. Case c
+// picks the row pitch: 0 dense, 1 padded by 16 bytes, 2 far above 2^32 bytes; the extents and the
+// origin are random. ok is false (and the test has failed) when the case breaks those rules.
+template <class Box>
+struct interior_case {
+  tiled_source<Box> src;
+  coord<2> at;
+  bool ok;
+};
+
+template <class Box>
+interior_case<Box> make_interior_case(std::mt19937_64& rng, int c) {
+  constexpr std::int64_t esize = sizeof(typename Box::element_type);
+  const std::int64_t pad = c == 0 ? 0 : c == 1 ? 16 / esize : (std::int64_t(1) << 33) / esize;
+  const std::int64_t ext[2] = {Box::dim(0) + std::int64_t(rng() % 5000), Box::dim(1) + std::int64_t(rng() % 300) * (16 / esize)};
+  const std::int64_t str[2] = {ext[1] + pad, 1};
+  interior_case<Box> ic{fake_source<Box>(std::uintptr_t(1) << 44, ext, str),
+                        coord<2>{int(rng() % std::uint64_t(ext[0] - Box::dim(0) + 1)),
+                                 int(rng() % std::uint64_t((ext[1] - Box::dim(1)) / (16 / esize) + 1)) * int(16 / esize)},
+                        true};
+  ic.ok = porter::detail::box_inside<Box>(ic.src, ic.at) && porter::detail::box_chunk_bytes<Box>(ic.src, ic.at) == 16u;
+  if (!ic.ok) ADD_FAILURE() << "the case's box must be interior with 16-byte chunks";
+  return ic;
+}
+
 // Every admitted copying set n (1..1024 threads) of one box on a few random sources: thread t's
 // walk from first_stepped against interior_chunk / landing_offset for each of its chunks. Sets
 // `cases` to the number of (n, source) cases walked; counts, into `refused_wrong`, the refused steps
@@ -207,20 +232,12 @@ void check_stepped_walk(std::mt19937_64& rng, int& cases, int& refused_wrong) {
   using porter::detail::landing_offset;
   using porter::detail::steps_by_constants;
   constexpr unsigned total = unsigned(porter::detail::box_chunks<Box, 16>);
-  constexpr std::int64_t esize = sizeof(typename Box::element_type);
   cases = 0;
   for (int c = 0; c < 3; ++c) {
-    // Row pitches: dense, padded by 16 bytes, and far above 2^32 bytes; origins anywhere inside.
-    const std::int64_t pad = c == 0 ? 0 : c == 1 ? 16 / esize : (std::int64_t(1) << 33) / esize;
-    const std::int64_t ext[2] = {Box::dim(0) + std::int64_t(rng() % 5000), Box::dim(1) + std::int64_t(rng() % 300) * (16 / esize)};
-    const std::int64_t str[2] = {ext[1] + pad, 1};
-    const tiled_source<Box> src = fake_source<Box>(std::uintptr_t(1) << 44, ext, str);
-    const coord<2> at{int(rng() % std::uint64_t(ext[0] - Box::dim(0) + 1)),
-                      int(rng() % std::uint64_t((ext[1] - Box::dim(1)) / (16 / esize) + 1)) * int(16 / esize)};
-    if (!porter::detail::box_inside<Box>(src, at) || porter::detail::box_chunk_bytes<Box>(src, at) != 16u) {
-      ADD_FAILURE() << "the case's box must be interior with 16-byte chunks";
-      return;
-    }
+    const interior_case<Box> ic = make_interior_case<Box>(rng, c);
+    if (!ic.ok) return;
+    const tiled_source<Box>& src = ic.src;
+    const coord<2>& at = ic.at;
     for (unsigned n = 1; n <= 1024; ++n) {
       const unsigned step_bytes = n * 16u;
       if (!steps_by_constants<Box>(step_bytes)) continue;
@@ -286,20 +303,12 @@ void check_wrapped_walk(std::mt19937_64& rng, int& uneven) {
   using porter::detail::interior_chunk;
   constexpr unsigned total = unsigned(porter::detail::box_chunks<Box, 16>);
   constexpr unsigned per_row = unsigned(Box::inner_bytes / 16);
-  constexpr std::int64_t esize = sizeof(typename Box::element_type);
   uneven = 0;
   for (int c = 0; c < 3; ++c) {
-    // Row pitches: dense, padded by 16 bytes, and far above 2^32 bytes; origins anywhere inside.
-    const std::int64_t pad = c == 0 ? 0 : c == 1 ? 16 / esize : (std::int64_t(1) << 33) / esize;
-    const std::int64_t ext[2] = {Box::dim(0) + std::int64_t(rng() % 5000), Box::dim(1) + std::int64_t(rng() % 300) * (16 / esize)};
-    const std::int64_t str[2] = {ext[1] + pad, 1};
-    const tiled_source<Box> src = fake_source<Box>(std::uintptr_t(1) << 44, ext, str);
-    const coord<2> at{int(rng() % std::uint64_t(ext[0] - Box::dim(0) + 1)),
-                      int(rng() % std::uint64_t((ext[1] - Box::dim(1)) / (16 / esize) + 1)) * int(16 / esize)};
-    if (!porter::detail::box_inside<Box>(src, at) || porter::detail::box_chunk_bytes<Box>(src, at) != 16u) {
-      ADD_FAILURE() << "the case's box must be interior with 16-byte chunks";
-      return;
-    }
+    const interior_case<Box> ic = make_interior_case<Box>(rng, c);
+    if (!ic.ok) return;
+    const tiled_source<Box>& src = ic.src;
+    const coord<2>& at = ic.at;
     for (unsigned n = 1; n <= 1024; ++n) {
       uneven += n % per_row != 0;
       for (unsigned t = 0; t < n && t < total; ++t) {
