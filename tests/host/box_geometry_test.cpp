@@ -236,18 +236,16 @@ void check_stepped_walk(std::mt19937_64& rng, int& cases, int& refused_wrong) {
   for (int c = 0; c < 3; ++c) {
     const interior_case<Box> ic = make_interior_case<Box>(rng, c);
     if (!ic.ok) return;
-    const tiled_source<Box>& src = ic.src;
-    const coord<2>& at = ic.at;
     for (unsigned n = 1; n <= 1024; ++n) {
       const unsigned step_bytes = n * 16u;
       if (!steps_by_constants<Box>(step_bytes)) continue;
       ++cases;
       for (unsigned t = 0; t < n && t < total; ++t) {
-        const porter::detail::stepped_chunks w = first_stepped<Box>(src, at, t, step_bytes);
+        const porter::detail::stepped_chunks w = first_stepped<Box>(ic.src, ic.at, t, step_bytes);
         const unsigned char* a = w.src;
         std::uint32_t o = w.dst;
         for (unsigned k = t; k < total; k += n, a += w.src_step, o += w.dst_step) {
-          ASSERT_EQ(a, (interior_chunk<Box, 16>(src, at, k))) << "n " << n << " thread " << t << " chunk " << k << " source " << c;
+          ASSERT_EQ(a, (interior_chunk<Box, 16>(ic.src, ic.at, k))) << "n " << n << " thread " << t << " chunk " << k << " source " << c;
           ASSERT_EQ(o, landing_offset<Box>(k * 16)) << "n " << n << " thread " << t << " chunk " << k << " source " << c;
         }
       }
@@ -307,16 +305,14 @@ void check_wrapped_walk(std::mt19937_64& rng, int& uneven) {
   for (int c = 0; c < 3; ++c) {
     const interior_case<Box> ic = make_interior_case<Box>(rng, c);
     if (!ic.ok) return;
-    const tiled_source<Box>& src = ic.src;
-    const coord<2>& at = ic.at;
     for (unsigned n = 1; n <= 1024; ++n) {
       uneven += n % per_row != 0;
       for (unsigned t = 0; t < n && t < total; ++t) {
-        const porter::detail::wrapped_chunks w = first_wrapped<Box>(src, at, t, n);
+        const porter::detail::wrapped_chunks w = first_wrapped<Box>(ic.src, ic.at, t, n);
         const unsigned char* a = w.src;
         unsigned col = w.col;
         for (unsigned k = t; k < total; k += n) {
-          ASSERT_EQ(a, (interior_chunk<Box, 16>(src, at, k))) << "n " << n << " thread " << t << " chunk " << k << " source " << c;
+          ASSERT_EQ(a, (interior_chunk<Box, 16>(ic.src, ic.at, k))) << "n " << n << " thread " << t << " chunk " << k << " source " << c;
           ASSERT_EQ(k * 16, porter::detail::landing_offset<Box>(k * 16)) << "a dense box lands chunk k at k x 16";
           ASSERT_EQ(col, k % per_row) << "n " << n << " thread " << t << " chunk " << k;
           a += w.src_step;
