@@ -139,6 +139,11 @@ void evaluate_targets(context& cx);
 /// n/a, never a guessed value, when the pass gave nothing, ran no kernel of the kind or lacks a
 /// metric. Reads cx.rep.stalls (run_ncu): call it after run_ncu, and only when the pass ran. Host only.
 void evaluate_ncu_targets(context& cx);
+/// Issue 8's shared-memory bank-conflict targets from the ncu pass: the transpose on 128 B-swizzled
+/// tiles against the same kernel on dense tiles (at most 1% of its conflicts), per path; the sgemm
+/// on swizzled tiles against the hand-written pipeline of the same tiling (at most its conflicts),
+/// on tma and cp_async. n/a where ncu has no line for either kernel.
+void evaluate_ncu_conflict_targets(context& cx);
 
 /// Bytes per mechanism (porter::copy_mechanisms) of every porter path on every workload, from the
 /// workloads' shapes and coordinate patterns (host only; the buffers are cudaMalloc'd, so 256-byte

@@ -266,6 +266,7 @@ int main(int argc, char** argv) {
     if (opt.ncu) {
       pb::run_ncu(cx, pb::executable_dir() + "/porter-bench");
       pb::evaluate_ncu_targets(cx);  // after the timed rows' targets: it ranks by their rates
+      pb::evaluate_ncu_conflict_targets(cx);
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "porter-bench: %s\n", e.what());

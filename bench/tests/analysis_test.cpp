@@ -535,4 +535,62 @@ TEST(NcuTargets, NoNcuResultsAreNotMeasured) {
   EXPECT_NE(cx.rep.table().find("  n/a   " + sgemm_ls + " < 5% of active warp cycles\n"), std::string::npos) << cx.rep.table();
 }
 
+/// Issue 8's bank-conflict targets (evaluate_ncu_conflict_targets) on synthetic stall lines: the
+/// swizzled transpose against the dense one per path, the swizzled sgemm against the hand-written.
+TEST(NcuConflictTargets, SwizzledTransposeAgainstDenseAndSwizzledSgemmAgainstHandWritten) {
+  pb::context cx;
+  cx.rep.stalls = {
+      stall("transpose porter/tma S=4", {{"smem_bank_conflicts", "572,848"}, {"smem_ld_wavefronts", "8,388,608"}}),
+      stall("transpose porter-unswizzled/tma S=4", {{"smem_bank_conflicts", "60,119,211"}}),
+      stall("transpose porter/cp_async S=4", {{"smem_bank_conflicts", "700,000"}}),
+      stall("transpose porter-unswizzled/cp_async S=4", {{"smem_bank_conflicts", "60,000,000"}}),
+      stall("transpose porter/staged S=4", {{"smem_bank_conflicts", "n/a"}}),
+      stall("transpose porter-unswizzled/staged S=4", {{"smem_bank_conflicts", "60,905,978"}}),
+      stall("sgemm 4096^3 porter-swizzled/tma S=4", {{"smem_bank_conflicts", "151,215"}}),
+      stall("sgemm 4096^3 manual/tma S=4", {{"smem_bank_conflicts", "8,727"}}),
+      stall("sgemm 4096^3 porter-swizzled/cp_async S=4", {{"smem_bank_conflicts", "4,773"}}),
+      stall("sgemm 4096^3 manual/cp_async S=4", {{"smem_bank_conflicts", "4,773"}}),
+  };
+  pb::evaluate_ncu_conflict_targets(cx);
+  ASSERT_EQ(cx.rep.targets.size(), 5u) << "three transpose paths, two sgemm paths";
+  const pb::target tt = target_with_prefix(cx, "ncu transpose: porter/tma on 128 B-swizzled tiles");
+  EXPECT_EQ(tt.verdict, "PASS") << tt.detail;
+  EXPECT_NEAR(tt.value, 572848.0 / 60119211.0, 1e-12);
+  EXPECT_DOUBLE_EQ(tt.goal, 0.01);
+  EXPECT_NE(tt.detail.find("transpose porter/tma S=4: smem_bank_conflicts=572848 (0.0683 per shared-load wavefront)"), std::string::npos)
+      << tt.detail;
+  EXPECT_NE(tt.detail.find("l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"), std::string::npos) << tt.detail;
+  // 700,000 of 60,000,000 is 1.17%: over the 1%.
+  const pb::target tc = target_with_prefix(cx, "ncu transpose: porter/cp_async");
+  EXPECT_EQ(tc.verdict, "MISS") << tc.detail;
+  EXPECT_NE(tc.detail.find("missed by 100000 conflicts"), std::string::npos) << tc.detail;
+  // ncu printed no number for porter's staged kernel: not measured, no value.
+  const pb::target ts = target_with_prefix(cx, "ncu transpose: porter/staged");
+  EXPECT_EQ(ts.verdict, "n/a");
+  EXPECT_DOUBLE_EQ(ts.value, 0.0);
+  EXPECT_NE(ts.detail.find("not measured: smem_bank_conflicts missing"), std::string::npos) << ts.detail;
+  // sgemm: 151,215 against 8,727 misses; equal counts pass (at most the hand-written kernel's).
+  const pb::target st = target_with_prefix(cx, "ncu sgemm: porter-swizzled/tma");
+  EXPECT_EQ(st.verdict, "MISS");
+  EXPECT_NEAR(st.value, 151215.0 / 8727.0, 1e-9);
+  EXPECT_NE(st.detail.find("missed by 142488 conflicts"), std::string::npos) << st.detail;
+  EXPECT_EQ(target_with_prefix(cx, "ncu sgemm: porter-swizzled/cp_async").verdict, "PASS");
+  // Without the hand-written kernel's line (not built for this GPU): n/a, and it says which.
+  cx.rep.stalls.pop_back();
+  cx.rep.targets.clear();
+  pb::evaluate_ncu_conflict_targets(cx);
+  const pb::target none = target_with_prefix(cx, "ncu sgemm: porter-swizzled/cp_async");
+  EXPECT_EQ(none.verdict, "n/a");
+  EXPECT_NE(none.detail.find("no line for the kernel it is compared with"), std::string::npos) << none.detail;
+  // No ncu results at all: every one n/a, with the pass's note.
+  cx.rep.stalls.clear();
+  cx.rep.stalls_note = "ncu was not found";
+  cx.rep.targets.clear();
+  pb::evaluate_ncu_conflict_targets(cx);
+  for (const auto& t : cx.rep.targets) {
+    EXPECT_EQ(t.verdict, "n/a") << t.name;
+    EXPECT_NE(t.detail.find("the ncu pass gave no results: ncu was not found"), std::string::npos) << t.detail;
+  }
+}
+
 }  // namespace
