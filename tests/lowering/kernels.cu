@@ -354,6 +354,22 @@ __global__ void lower_wide2d(const __grid_constant__ porter::tiled_source<wide> 
       });
 }
 
+/// A dense 16 KiB-plus box whose rows do not divide a CTA-wide step: the wmma port's skewed 128 x 144
+/// b16 box (18 chunks of 16 B a row; bench/ports/public_bf16gemm.cuh) in a pipeline of a run-time CTA
+/// size. Its cp_async interior walk wraps the column instead of splitting each chunk's index
+/// (lowering_test.cpp, LoweringCpAsync). cp_async only.
+using skew_box = porter::box<unsigned short, 128, 144>;
+template <class Path>
+__global__ void lower_skew2d(const __grid_constant__ porter::tiled_source<skew_box> src, unsigned short* out, int steps) {
+  extern __shared__ __align__(128) unsigned char smem_skew[];
+  porter::pipeline<Path, 1, skew_box> pipe(smem_skew);
+  porter::for_each_tile(
+      pipe, src, steps, [](int i) { return porter::coord<2>{0, i * 128}; },
+      [&](const porter::tile_view<skew_box>& t, int i) {
+        for (unsigned k = threadIdx.x; k < skew_box::elements; k += blockDim.x) out[std::size_t(i) * skew_box::elements + k] = t.element(k);
+      });
+}
+
 /// The cluster and dependent-launch helpers (porter/cluster.hpp).
 template <class Path>
 __global__ void lower_grid(unsigned* out) {
@@ -393,6 +409,7 @@ __global__ void lower_grid(unsigned* out) {
 LOWERING_INSTANTIATE(porter::path::tma)
 LOWERING_INSTANTIATE(porter::path::cp_async)
 template __global__ void lower_twochunk2d<porter::path::cp_async>(const __grid_constant__ porter::tiled_source<twochunk_box>, float*, int);
+template __global__ void lower_skew2d<porter::path::cp_async>(const __grid_constant__ porter::tiled_source<skew_box>, unsigned short*, int);
 LOWERING_INSTANTIATE(porter::path::staged)
 #undef LOWERING_INSTANTIATE
 
