@@ -710,7 +710,7 @@ const stall_line* ncu_line(const context& cx, const std::string& workload, const
   return nullptr;
 }
 
-/// "smem_bank_conflicts=572,848 (0.068 per shared-load wavefront)" for a stall line.
+/// "<label>: smem_bank_conflicts=572848 (0.0683 per shared-load wavefront)" for a stall line.
 std::string conflicts_of(const stall_line& s) {
   const std::optional<double> c = s.number("smem_bank_conflicts"), w = s.number("smem_ld_wavefronts");
   std::string t = s.label + ": smem_bank_conflicts=" + (c ? format_double(*c, 0) : std::string("not measured"));
