@@ -194,6 +194,33 @@ void check_output(pt::test_tally& tt, const std::string& what, pt::staging& st, 
   tt.ran(std::int64_t(want.size() / slot_bytes), std::int64_t(want.size()));
 }
 
+/// A case's name in its failures: the list, the cluster and CTA shape, the steps, the source layout
+/// and the seed.
+std::string case_text(const std::string& list, int cluster, int grid, int threads, int steps, const pt::geometry& g) {
+  return list + ": cluster of " + std::to_string(cluster) + ", " + std::to_string(grid) + " CTAs of " + std::to_string(threads) +
+         " threads, " + std::to_string(steps) + " steps, " + g.describe() + ", " + pt::seed_text();
+}
+
+/// One case on path P: refused (and counted so) when `src` does not support P; else `launch(o)`
+/// with launch options `o` for clusters of `cluster` CTAs (none below 2; `roles`: a role
+/// pipeline), then the launch's sync and check_output's comparison of `st` against `want`.
+template <class P, class Src, class Launch>
+void launch_and_check(pt::test_tally& tt, const std::string& what, const Src& src, int cluster, bool roles, Launch&& launch,
+                      pt::staging& st, const std::vector<unsigned char>& want, int steps, std::size_t slot_bytes, const char* first,
+                      const char* second) {
+  if (!src.supports(P::id)) {
+    tt.refused();
+    return;
+  }
+  porter::launch_options o{};
+  if (cluster > 1) o.cluster(dim3(unsigned(cluster)));
+  if (roles) o.uses_role_pipeline();
+  launch(o);
+  std::string err;
+  ASSERT_TRUE(pt::sync_launch(what + " on " + porter::path_name<P>, &err)) << err;
+  check_output(tt, what, st, want, steps, slot_bytes, first, second);
+}
+
 /// Run `n` cases of Box on path P with S stages; cluster sizes 1 (no cluster launch), 2, 4, 8 and 16.
 /// Roles: void for the CTA-collective ring (multicast_kernel, 96, 97, 100 or 128 threads), else a
 /// porter::roles for multicast_role_kernel (Roles::threads threads).
@@ -251,20 +278,13 @@ void run_multicast_cases(pt::test_tally& tt, const std::string& list, int n) {
                                             std::vector<std::int64_t>(str, str + R));
     };
     const auto src_shared = make(st.input(i_sh), ts), src_own = make(st.input(i_ow), to);
-    const std::string what = list + ": cluster of " + std::to_string(cluster) + ", " + std::to_string(grid) + " CTAs of " +
-                             std::to_string(threads) + " threads, " + std::to_string(steps) + " steps, " + g.describe() + ", " +
-                             pt::seed_text();
-    if (!src_shared.supports(P::id)) {
-      tt.refused();
-    } else {
-      porter::launch_options o{};
-      if (cluster > 1) o.cluster(dim3(unsigned(cluster)));
-      if constexpr (roles) o.uses_role_pipeline();
-      porter::launch<P>(o, kernel, dim3(unsigned(grid)), dim3(unsigned(threads)), smem, nullptr, src_shared, src_own,
-                        st.arg<int>(a_sh), st.arg<int>(a_ow), st.arg<int>(a_pf), st.output(), steps);
-      ASSERT_TRUE(pt::sync_launch(what + " on " + porter::path_name<P>, &err)) << err;
-      check_output(tt, what, st, want, steps, Box::bytes, "multicast box", "own box");
-    }
+    launch_and_check<P>(
+        tt, case_text(list, cluster, grid, threads, steps, g), src_shared, cluster, roles,
+        [&](const porter::launch_options& o) {
+          porter::launch<P>(o, kernel, dim3(unsigned(grid)), dim3(unsigned(threads)), smem, nullptr, src_shared, src_own,
+                            st.arg<int>(a_sh), st.arg<int>(a_ow), st.arg<int>(a_pf), st.output(), steps);
+        },
+        st, want, steps, Box::bytes, "multicast box", "own box");
   }
 }
 
@@ -313,19 +333,13 @@ void run_multicast_bytes_cases(pt::test_tally& tt, const std::string& list, int 
     using T = typename Box::element_type;
     const auto src_shared = porter::make_tiled_source<Box>(reinterpret_cast<const T*>(st.input(i_sh) + ts.origin), std::vector<std::int64_t>{g.extent[0]},
                                                            std::vector<std::int64_t>{g.stride[0]});
-    const std::string what = list + ": cluster of " + std::to_string(cluster) + ", " + std::to_string(grid) + " CTAs of " +
-                             std::to_string(threads) + " threads, " + std::to_string(steps) + " steps, " + g.describe() + ", " +
-                             pt::seed_text();
-    if (!src_shared.supports(P::id)) {
-      tt.refused();
-    } else {
-      porter::launch_options o{};
-      if (cluster > 1) o.cluster(dim3(unsigned(cluster)));
-      porter::launch<P>(o, kernel, dim3(unsigned(grid)), dim3(unsigned(threads)), smem, nullptr, src_shared,
-                        st.input(i_ow), st.arg<int>(a_sh), st.arg<int>(a_off), st.arg<int>(a_len), st.output(), steps);
-      ASSERT_TRUE(pt::sync_launch(what + " on " + porter::path_name<P>, &err)) << err;
-      check_output(tt, what, st, want, steps, Box::bytes, "1D box", "byte range");
-    }
+    launch_and_check<P>(
+        tt, case_text(list, cluster, grid, threads, steps, g), src_shared, cluster, false,
+        [&](const porter::launch_options& o) {
+          porter::launch<P>(o, kernel, dim3(unsigned(grid)), dim3(unsigned(threads)), smem, nullptr, src_shared, st.input(i_ow),
+                            st.arg<int>(a_sh), st.arg<int>(a_off), st.arg<int>(a_len), st.output(), steps);
+        },
+        st, want, steps, Box::bytes, "1D box", "byte range");
   }
 }
 
