@@ -771,6 +771,65 @@ TEST(Lowering, FragmentLoadsAreLdmatrixOnEveryTarget) {
 }
 
 
+// ---- wmma fragments through shared memory (porter/wmma.hpp; tests/lowering/wmma_kernels.cu) ----------
+
+/// The kernel of wmma_kernels.cu whose mangled name holds `form` and `type` ("13__nv_bfloat16": bf16, "6__half").
+kernel_code wmma_code(int sm, const std::string& form, const std::string& type, bool debug = false) {
+  static std::map<std::string, ptx_module> cache;
+  const char* file = debug ? PORTER_WMMA_PTX_SM90_DEBUG : sm == 80 ? PORTER_WMMA_PTX_SM80 : PORTER_WMMA_PTX_SM90;
+  auto it = cache.find(file);
+  if (it == cache.end()) it = cache.emplace(file, ptx_module::load(file)).first;
+  kernel_code k;
+  k.label = "sm_" + std::to_string(sm) + (debug ? " (PORTER_DEBUG)" : "") + " " + form + " " + type;
+  std::vector<std::string> names;
+  for (const auto& e : it->second.entries())
+    if (e.find(form + "I") != std::string::npos && e.find(type) != std::string::npos) names.push_back(e);
+  if (names.size() != 1) {
+    ADD_FAILURE() << k.label << ": expected one kernel, found " << names.size();
+    return k;
+  }
+  k.text = it->second.closure(names[0]);
+  k.strings = it->second.strings_used(names[0]);
+  return k;
+}
+
+// porter::load_matrix_sync / store_matrix_sync name the shared state space: one wmma.load or
+// wmma.store each, with .shared, and no generic wmma access left (PTX ISA 9.7.14.4).
+TEST(Lowering, WmmaFragmentsFromSharedMemoryUseTheSharedStateSpace) {
+  for (int sm : {80, 90}) {
+    const auto k = wmma_code(sm, "lower_wmma_porter", "13__nv_bfloat16");
+    EXPECT_TRUE(has(k, "wmma.load.a.sync.aligned.row.m16n16k16.shared.bf16"));
+    EXPECT_TRUE(has(k, "wmma.load.b.sync.aligned.col.m16n16k16.shared.bf16"));
+    EXPECT_TRUE(has(k, "wmma.load.c.sync.aligned.row.m16n16k16.shared.f32"));
+    EXPECT_TRUE(has(k, "wmma.store.d.sync.aligned.col.m16n16k16.shared.f32"));
+    // A generic access has no state space between the shape and the type.
+    EXPECT_TRUE(lacks(k, "m16n16k16.bf16"));
+    EXPECT_TRUE(lacks(k, "wmma.load.c.sync.aligned.row.m16n16k16.f32"));
+    EXPECT_TRUE(lacks(k, "wmma.store.d.sync.aligned.col.m16n16k16.f32"));
+    EXPECT_EQ(lines_with(k, "wmma.load").size(), 3u) << k.label;
+    const auto h = wmma_code(sm, "lower_wmma_porter", "6__half");
+    EXPECT_TRUE(has(h, "wmma.load.a.sync.aligned.row.m16n16k16.shared.f16"));
+    EXPECT_TRUE(has(h, "wmma.load.b.sync.aligned.col.m16n16k16.shared.f16"));
+  }
+  const auto dbg = wmma_code(90, "lower_wmma_porter", "13__nv_bfloat16", true);
+  EXPECT_TRUE(uses_string(dbg, "porter::load_matrix_sync: the pointer must be into shared memory"));
+  EXPECT_TRUE(uses_string(dbg, "porter::store_matrix_sync: the pointer must be into shared memory"));
+}
+
+// Why porter has them: nvcc 13 emits nvcuda::wmma's operand loads (matrix_a, matrix_b) of the same
+// shared memory as generic wmma.load (its pointer reaches the instruction as a generic address),
+// which ptxas lowers to generic LD. (Its float accumulator load and store from the same buffer do get
+// .shared here; the operand loads, cast to int pointers inside nvcuda's mma.hpp, do not.) If a later nvcc infers .shared here, this fails, and porter/wmma.hpp's
+// reason is gone (re-measure ports/public-bf16gemm before removing it).
+TEST(Lowering, NvcudaWmmaLoadsOfSharedMemoryAreGeneric) {
+  for (int sm : {80, 90}) {
+    const auto k = wmma_code(sm, "lower_wmma_nvcuda", "13__nv_bfloat16");
+    EXPECT_TRUE(has(k, "wmma.load.a.sync.aligned.row.m16n16k16.bf16"));
+    EXPECT_TRUE(has(k, "wmma.load.b.sync.aligned.col.m16n16k16.bf16"));
+    EXPECT_TRUE(lacks(k, ".shared.bf16"));
+  }
+}
+
 // ---- producer / consumer roles (porter::role_pipeline; tests/lowering/kernels.cu lower_roles2d) ----
 
 /// Sorted arrival counts of every mbarrier.init in `k`.
