@@ -3,6 +3,8 @@
 //   porter             S = 1, the sample's skewed shared pitch (box 128 x 144)   — the sample's schedule
 //   porter-overlapped  S = 2, the same boxes (one step in flight while one is consumed)
 //   porter-dense       S = 1, dense 128 x 128 boxes (wmma ldm 128: the bank conflicts the skew avoids)
+//   porter-nvcuda-loads S = 1 as `porter`, with nvcuda::wmma's own (generic) fragment loads and stores
+//                      instead of porter::load_matrix_sync: what the shared state space is worth
 // Each on the sample's grid: SMs x this kernel's occupancy CTAs, persistent over the 128 x 128 tiles.
 // Built only for the targets of PORTER_CUDA_ARCHITECTURES that have bf16 tensor cores (sm_80+;
 // bench/CMakeLists.txt), so its rows need compute capability 8.0 (min_cc 80); when that list has
@@ -28,11 +30,11 @@ struct bf16gemm_shared {
   static constexpr std::size_t shared_bytes = R::layout::bytes;
 };
 
-template <class P, int S, int Pitch>
+template <class P, int S, int Pitch, bool PorterLoads = true>
 void add_bf16gemm(registry& r, const char* impl) {
   using namespace bf16gemm;
   using Q = concrete_or_staged<P>;
-  auto fam = porter::kernel_family{[](auto q) { return &pb_port_bf16gemm<decltype(q), S, Pitch>; }};
+  auto fam = porter::kernel_family{[](auto q) { return &pb_port_bf16gemm<decltype(q), S, Pitch, PorterLoads>; }};
   add_port<P, bf16gemm_shared<rings<Q, S, Pitch>>>(
       r, "public-bf16gemm", "pb_port_bf16gemm", dim3(threads), fam,
       [](const port_problem& p, int resident) {
@@ -53,6 +55,7 @@ void add_bf16gemm_on(registry& r) {
   add_bf16gemm<P, 1, bf16gemm::chunk_k + bf16gemm::skew>(r, "porter");
   add_bf16gemm<P, 2, bf16gemm::chunk_k + bf16gemm::skew>(r, "porter-overlapped");
   add_bf16gemm<P, 1, bf16gemm::chunk_k>(r, "porter-dense");
+  add_bf16gemm<P, 1, bf16gemm::chunk_k + bf16gemm::skew, false>(r, "porter-nvcuda-loads");
 }
 
 }  // namespace

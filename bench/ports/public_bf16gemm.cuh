@@ -20,9 +20,15 @@
 //   * C: the sample's 16 chunks per lane into a 128 x 128 fp32 staging tile are a second, 2-stage ring
 //     of 16 x 128 fp32 boxes (8 steps per tile); warp w loads its accumulators from step 2 (w / 2) + i.
 //     The two rings share the dynamic shared memory through porter::shared_layout.
-// What did not move (the compute, unchanged): nvcuda::wmma fragments, load_matrix_sync, mma_sync in
-// the sample's order (K chunks in order, k_step 0..7, i then j), the beta / alpha scaling, and the
-// epilogue (store_matrix_sync into shared memory, then 16-byte stores of whole rows to D). So D is
+//   * Shared memory to registers: the sample's wmma::load_matrix_sync / store_matrix_sync of its
+//     shared tiles are porter::load_matrix_sync / store_matrix_sync (porter/wmma.hpp): the same
+//     fragments, read with the shared state space. nvcc 13 emits the sample's operand loads as
+//     generic wmma.load, which ptxas lowers to generic LD through the LSU's local/global path: the
+//     sample spends 29% of its warp-stall samples on "lg throttle" there (ncu, H100, session 48).
+//     PorterLoads = false (impl `porter-nvcuda-loads`) keeps nvcuda's loads, for comparison.
+// What did not move (the compute, unchanged): nvcuda::wmma fragments, mma_sync in the sample's order
+// (K chunks in order, k_step 0..7, i then j), the beta / alpha scaling, and the epilogue (the
+// accumulators stored into shared memory, then 16-byte stores of whole rows to D). So D is
 // bit-identical to the sample's on the same data.
 //
 // Shared memory: the epilogue stages the 128 x 128 fp32 D tile (64 KiB) in the last K step's landed
@@ -37,6 +43,7 @@
 
 #include <porter/porter.hpp>
 #include <porter/shared_layout.hpp>
+#include <porter/wmma.hpp>
 
 #include "ports.hpp"
 
@@ -58,9 +65,10 @@ struct rings {
 }  // namespace bf16gemm
 
 /// The port of compute_bf16gemm_async_copy on path `Path` with `S` stages of A and B (1: the
-/// sample's; 2: overlapped) and shared row pitch `Pitch` (144 or 128 bf16). 256 threads; dynamic
+/// sample's; 2: overlapped), shared row pitch `Pitch` (144 or 128 bf16) and the fragments read by
+/// porter::load_matrix_sync (PorterLoads) or by nvcuda::wmma's own loads. 256 threads; dynamic
 /// shared memory rings<Path, S, Pitch>::layout::bytes. See the file comment.
-template <class Path, int S, int Pitch>
+template <class Path, int S, int Pitch, bool PorterLoads = true>
 __global__ void __launch_bounds__(bf16gemm::threads)
     pb_port_bf16gemm(const __grid_constant__ porter::tiled_source<bf16gemm::ab_box<Pitch>> A,
                      const __grid_constant__ porter::tiled_source<bf16gemm::ab_box<Pitch>> B,
@@ -98,7 +106,8 @@ __global__ void __launch_bounds__(bf16gemm::threads)
             if (wrow / 16 + i != s) continue;
 #pragma unroll
             for (int j = 0; j < 4; ++j) {
-              wmma::load_matrix_sync(c[i][j], rows + wcol + j * 16, block_tile, wmma::mem_row_major);
+              if constexpr (PorterLoads) porter::load_matrix_sync(c[i][j], rows + wcol + j * 16, block_tile, wmma::mem_row_major);
+              else wmma::load_matrix_sync(c[i][j], rows + wcol + j * 16, block_tile, wmma::mem_row_major);
 #pragma unroll
               for (int e = 0; e < c[i][j].num_elements; e++) c[i][j].x[e] *= beta;
             }
@@ -128,10 +137,14 @@ __global__ void __launch_bounds__(bf16gemm::threads)
         wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::col_major> b[4];
 #pragma unroll
         for (int i = 0; i < 2; i++) {
-          wmma::load_matrix_sync(a[i], as + (wrow + i * 16) * Pitch + k_step * wmma_tile, Pitch);
+          if constexpr (PorterLoads) porter::load_matrix_sync(a[i], as + (wrow + i * 16) * Pitch + k_step * wmma_tile, Pitch);
+          else wmma::load_matrix_sync(a[i], as + (wrow + i * 16) * Pitch + k_step * wmma_tile, Pitch);
 #pragma unroll
           for (int j = 0; j < 4; j++) {
-            if (i == 0) wmma::load_matrix_sync(b[j], bs + (wcol + j * 16) * Pitch + k_step * wmma_tile, Pitch);
+            if (i == 0) {
+              if constexpr (PorterLoads) porter::load_matrix_sync(b[j], bs + (wcol + j * 16) * Pitch + k_step * wmma_tile, Pitch);
+              else wmma::load_matrix_sync(b[j], bs + (wcol + j * 16) * Pitch + k_step * wmma_tile, Pitch);
+            }
             wmma::mma_sync(c[i][j], a[i], b[j], c[i][j]);
           }
         }
@@ -149,7 +162,10 @@ __global__ void __launch_bounds__(bf16gemm::threads)
         for (int j = 0; j < 4; j++) {
 #pragma unroll
           for (int e = 0; e < c[i][j].num_elements; e++) c[i][j].x[e] *= alpha;
-          wmma::store_matrix_sync(stage + (wrow + i * 16) * block_tile + wcol + j * 16, c[i][j], block_tile, wmma::mem_row_major);
+          if constexpr (PorterLoads)
+            porter::store_matrix_sync(stage + (wrow + i * 16) * block_tile + wcol + j * 16, c[i][j], block_tile, wmma::mem_row_major);
+          else
+            wmma::store_matrix_sync(stage + (wrow + i * 16) * block_tile + wcol + j * 16, c[i][j], block_tile, wmma::mem_row_major);
         }
       }
       __syncthreads();
