@@ -220,3 +220,18 @@ function(_porter_defer_architecture_check)
   cmake_language(EVAL CODE
     "cmake_language(DEFER DIRECTORY [[${CMAKE_SOURCE_DIR}]] CALL _porter_check_all_cuda_architectures [[${ARGV0}]])")
 endfunction()
+
+# _porter_archs_at_least(<out> <min> <architectures...>): the entries of the list (CUDA_ARCHITECTURES
+# values such as 75, 90a-real) whose number is at least <min>, in their order. porter's own tests
+# and porter-bench build the sources that need a newer target (bf16 wmma fragments: 80) for those
+# targets alone.
+function(_porter_archs_at_least out min)
+  set(_r "")
+  foreach(_a IN LISTS ARGN)
+    string(REGEX MATCH "^[0-9]+" _n "${_a}")
+    if(NOT _n STREQUAL "" AND _n GREATER_EQUAL ${min})
+      list(APPEND _r ${_a})
+    endif()
+  endforeach()
+  set(${out} "${_r}" PARENT_SCOPE)
+endfunction()

@@ -1,6 +1,6 @@
 // tests/lowering/wmma_kernels.cu — nvcuda::wmma fragments read from shared memory by porter
 // (porter/wmma.hpp) and by nvcuda's own load_matrix_sync, compiled to PTX for sm_80 and sm_90 (bf16
-// fragments exist from sm_80 on) and read by lowering_test (Lowering.Wmma*).
+// fragments exist from sm_80 on) and read by lowering_test (Lowering.Wmma*, Lowering.NvcudaWmma*).
 #include <cuda_bf16.h>
 #include <mma.h>
 
@@ -8,10 +8,30 @@
 
 using namespace nvcuda;
 
-/// D (global, row-major, 16 x 16) = A B + C with A (row-major), B (column-major) and C (row-major)
-/// at the start of the dynamic shared memory, ld 24, 24 and 20 elements.
-template <class T>
-__global__ void lower_wmma_porter(float* d, unsigned ld) {
+/// The loads and the store of porter (Porter) or of nvcuda::wmma, by the same names.
+template <bool Porter>
+struct access {
+  template <class F, class T>
+  __device__ static void load(F& f, const T* p, unsigned ldm) {
+    if constexpr (Porter) porter::load_matrix_sync(f, p, ldm);
+    else wmma::load_matrix_sync(f, p, ldm);
+  }
+  template <class F>
+  __device__ static void load(F& f, const float* p, unsigned ldm, wmma::layout_t l) {
+    if constexpr (Porter) porter::load_matrix_sync(f, p, ldm, l);
+    else wmma::load_matrix_sync(f, p, ldm, l);
+  }
+  template <class F>
+  __device__ static void store(float* p, const F& f, unsigned ldm, wmma::layout_t l) {
+    if constexpr (Porter) porter::store_matrix_sync(p, f, ldm, l);
+    else wmma::store_matrix_sync(p, f, ldm, l);
+  }
+};
+
+/// D (global) = A B + C with A (row-major), B (column-major) and C (row-major) at the start of the
+/// dynamic shared memory, ld 24, 24 and 20 elements, through shared memory again (column-major).
+template <bool Porter, class T>
+__device__ void wmma_body(float* d, unsigned ld) {
   extern __shared__ __align__(128) unsigned char smem[];
   const T* a_s = reinterpret_cast<const T*>(smem);
   const T* b_s = a_s + 16 * 24;
@@ -19,34 +39,20 @@ __global__ void lower_wmma_porter(float* d, unsigned ld) {
   wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> a;
   wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::col_major> b;
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
-  porter::load_matrix_sync(a, a_s, 24);
-  porter::load_matrix_sync(b, b_s, 24);
-  porter::load_matrix_sync(c, c_s, 20, wmma::mem_row_major);
+  access<Porter>::load(a, a_s, 24);
+  access<Porter>::load(b, b_s, 24);
+  access<Porter>::load(c, c_s, 20, wmma::mem_row_major);
   wmma::mma_sync(c, a, b, c);
-  porter::store_matrix_sync(c_s + 1024, c, 20, wmma::mem_col_major);
+  access<Porter>::store(c_s + 1024, c, 20, wmma::mem_col_major);
   __syncwarp();
   d[threadIdx.x] = c_s[1024 + threadIdx.x * ld];
 }
 
-/// The same with nvcuda::wmma's own loads and store, from the same shared memory: what porter's
-/// replace.
 template <class T>
-__global__ void lower_wmma_nvcuda(float* d, unsigned ld) {
-  extern __shared__ __align__(128) unsigned char smem[];
-  const T* a_s = reinterpret_cast<const T*>(smem);
-  const T* b_s = a_s + 16 * 24;
-  float* c_s = reinterpret_cast<float*>(smem + 2048);
-  wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> a;
-  wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::col_major> b;
-  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
-  wmma::load_matrix_sync(a, a_s, 24);
-  wmma::load_matrix_sync(b, b_s, 24);
-  wmma::load_matrix_sync(c, c_s, 20, wmma::mem_row_major);
-  wmma::mma_sync(c, a, b, c);
-  wmma::store_matrix_sync(c_s + 1024, c, 20, wmma::mem_col_major);
-  __syncwarp();
-  d[threadIdx.x] = c_s[1024 + threadIdx.x * ld];
-}
+__global__ void lower_wmma_porter(float* d, unsigned ld) { wmma_body<true, T>(d, ld); }
+/// What porter's replace: nvcuda::wmma's own loads and store of the same shared memory.
+template <class T>
+__global__ void lower_wmma_nvcuda(float* d, unsigned ld) { wmma_body<false, T>(d, ld); }
 
 template __global__ void lower_wmma_porter<__nv_bfloat16>(float*, unsigned);
 template __global__ void lower_wmma_porter<__half>(float*, unsigned);
