@@ -181,6 +181,9 @@ TEST(Fixtures, CooperativeGroupsAndUntypedMemcpyAsync) { check_fixture("cooperat
 TEST(Fixtures, GenericReadsOfABulkFilledStageNeedAProxyFenceBeforeTheRelease) { check_fixture("proxy_read.cu"); }
 TEST(Fixtures, ProxyReadsThroughLambdaArgumentsAndReleasesThroughLambdasAndMembers) { check_fixture("proxy_indirect.cu"); }
 TEST(Fixtures, RegionsOfOneExternSharedArrayAreToldApart) { check_fixture("smem_regions.cu"); }
+// nvcuda::wmma operand loads of shared memory (generic wmma.load under nvcc 13); porter's, an
+// accumulator load and a load of global memory are not reported.
+TEST(Fixtures, WmmaOperandLoadsOfSharedMemoryAreGeneric) { check_fixture("wmma_shared.cu"); }
 TEST(Fixtures, CudaPtxCalledUnqualifiedUnderAUsingDirective) { check_fixture("cuda_tma_using.cu"); }
 TEST(Fixtures, CutlassAndCuteNames) { check_fixture("cutlass.cu"); }
 TEST(Fixtures, CommentsStringsMacrosContinuations) { check_fixture("lexer_cases.cu"); }

@@ -32,7 +32,7 @@ Idioms: asm-cp-async (inline cp.async.{ca,cg}, commit_group, wait_group, wait_al
   (cooperative_groups::memcpy_async, wait, wait_prior), cutlass (cp_async_fence,
   cp_async_wait<N>, SM80_CP_ASYNC_*, SM90_TMA_LOAD*, PipelineTmaAsync).
 Hazards: parity-from-loop-counter, wait-count-mismatch, generic-store-before-bulk-copy,
-  generic-read-before-bulk-refill, untyped-memcpy-async.
+  generic-read-before-bulk-refill, untyped-memcpy-async, generic-wmma-load-of-shared.
 
 options:
   --json          write the report as JSON (schema in docs/porting.md) instead of text

@@ -2137,9 +2137,82 @@ const std::vector<std::string>& idiom_names() {
   return v;
 }
 
+/// generic-wmma-load-of-shared in t[lo, hi) (a function's body): an operand load,
+/// nvcuda::wmma::load_matrix_sync(frag, p, ldm) with three arguments (not porter's; the accumulator
+/// form has a fourth, the layout, and nvcc does give it .shared where it sees the array), whose
+/// pointer argument names shared memory: a `__shared__`
+/// array (`file_shared`: the file's `extern __shared__` arrays; the body's own, extern or not), or a
+/// name declared or assigned from an expression that names one, to a fixpoint
+/// (`const T* tile_ptr = &shmem[i][k]`, then `p = tile_ptr + 16`). Returns (line, call, pointer
+/// argument, the shared array it comes from) per such call.
+std::vector<std::tuple<int, std::string, std::string, std::string>> generic_wmma_accesses(const toks& t, std::size_t lo, std::size_t hi,
+                                                                                        const std::set<std::string>& file_shared) {
+  std::vector<std::tuple<int, std::string, std::string, std::string>> out;
+  hi = std::min(hi, t.size());
+  bool any_call = false;
+  for (std::size_t i = lo; i < hi && !any_call; ++i) any_call = is(t[i], "load_matrix_sync");
+  if (!any_call) return out;
+  std::map<std::string, std::string> from;  // a name that points into shared memory -> its array
+  for (const std::string& a : file_shared) from[a] = a;
+  for (std::size_t i = lo; i < hi; ++i) {  // the body's own __shared__ arrays (extern or not)
+    if (!is(t[i], "__shared__")) continue;
+    for (std::size_t k = i + 1; k < hi && !is(t[k], ";") && !is(t[k], "{") && !is(t[k], "}") && !is(t[k], "="); ++k) {
+      if (is(t[k], "(")) k = match_fwd(t, k);
+      else if (is(t[k], "[")) {
+        if (is_ident(t[k - 1])) from[t[k - 1].text] = t[k - 1].text;
+        break;
+      }
+    }
+  }
+  for (bool grew = true; grew;) {  // names declared or assigned from a shared name
+    grew = false;
+    for (std::size_t i = lo + 1; i + 1 < hi; ++i) {
+      if (!is_ident(t[i]) || !is(t[i + 1], "=") || from.count(t[i].text)) continue;
+      if (is(t[i - 1], ".") || is(t[i - 1], "->") || is(t[i - 1], "::")) continue;
+      for (std::size_t k = i + 2; k < hi && !is(t[k], ";") && !is(t[k], ","); ++k) {
+        if (is(t[k], "(") || is(t[k], "[")) {
+          // names inside brackets count (`&shmem[i][k]`, `reinterpret_cast<float*>(smem + off)`)
+          const std::size_t e = match_fwd(t, k);
+          for (std::size_t j = k + 1; j < e && j < hi; ++j)
+            if (is_ident(t[j]) && from.count(t[j].text) && !(j > 0 && (is(t[j - 1], ".") || is(t[j - 1], "->")))) {
+              from[t[i].text] = from[t[j].text];
+              grew = true;
+              break;
+            }
+          if (from.count(t[i].text)) break;
+          k = e;
+          continue;
+        }
+        if (is_ident(t[k]) && from.count(t[k].text) && !(is(t[k - 1], ".") || is(t[k - 1], "->"))) {
+          from[t[i].text] = from[t[k].text];
+          grew = true;
+          break;
+        }
+      }
+    }
+  }
+  for (std::size_t i = lo; i + 1 < hi; ++i) {
+    if (!is(t[i], "load_matrix_sync") || !is(t[i + 1], "(")) continue;
+    if (i >= 2 && is(t[i - 1], "::") && is(t[i - 2], "porter")) continue;  // porter's: the shared state space
+    const auto args = args_at(t, i + 1);
+    const std::size_t a = 1;
+    if (args.size() != 3) continue;  // an accumulator load (four arguments) is not reported
+    for (std::size_t j = 0; j < args[a].size(); ++j) {
+      const std::string& x = args[a][j];
+      if (!from.count(x) || (j > 0 && (args[a][j - 1] == "." || args[a][j - 1] == "->"))) continue;
+      std::string call = t[i].text;
+      if (i >= 2 && is(t[i - 1], "::")) call = t[i - 2].text + "::" + call;
+      out.emplace_back(t[i].line, call, join(args[a]), from.at(x));
+      break;
+    }
+  }
+  return out;
+}
+
 const std::vector<std::string>& hazard_names() {
   static const std::vector<std::string> v = {"parity-from-loop-counter", "wait-count-mismatch", "generic-store-before-bulk-copy",
-                                             "generic-read-before-bulk-refill", "untyped-memcpy-async"};
+                                             "generic-read-before-bulk-refill", "untyped-memcpy-async",
+                                             "generic-wmma-load-of-shared"};
   return v;
 }
 
@@ -2496,6 +2569,18 @@ report scan(const std::vector<source_file>& files) {
           hazard_at(hz->first, "generic-read-before-bulk-refill", hz->second,
                     "porter's tma consumer_release runs fence.proxy.async.shared::cta before its EMPTY arrival (without it the H200 "
                     "computed wrong results in 20 of 20 runs of a warp-specialized GEMM)");
+      }
+      // generic-wmma-load-of-shared
+      {
+        if (!facts.shared_arrays) facts.shared_arrays = extern_shared_arrays(f.units[0].t, 0, f.units[0].t.size());
+        const fn_def& d = f.fns[std::size_t(fn)];
+        for (const auto& [line, call, ptr, array] : generic_wmma_accesses(f.units[std::size_t(d.unit)].t, d.begin, d.end, *facts.shared_arrays))
+          hazard_at(line, "generic-wmma-load-of-shared",
+                    call + " reads `" + ptr + "`, which points into the __shared__ array `" + array +
+                        "`: nvcc 13 emits wmma operand loads through a generic address (LD through the LSU's local/global path; "
+                        "cuda-samples' bf16TensorCoreGemm spends 29% of its warp-stall samples there)",
+                    "porter::load_matrix_sync (porter/wmma.hpp) takes the same arguments and loads with the shared state space "
+                    "(wmma.load .shared): the same fragment registers");
       }
     }
   }

@@ -87,8 +87,8 @@ report scan(const std::vector<source_file>& files);
 const std::vector<std::string>& idiom_names();
 
 /// The hazard names: parity-from-loop-counter, wait-count-mismatch, generic-store-before-bulk-copy,
-/// generic-read-before-bulk-refill, untyped-memcpy-async (docs/porting.md, "Hazards", says what
-/// each one sees).
+/// generic-read-before-bulk-refill, untyped-memcpy-async, generic-wmma-load-of-shared
+/// (docs/porting.md, "Hazards", says what each one sees).
 const std::vector<std::string>& hazard_names();
 
 /// The report as text: one block per site, then hazards, then wrapper definitions. `wrapped`:
