@@ -2,6 +2,7 @@
 // compiles (nvcc, sm_90). Keep the two in step: each block below names the README section it
 // copies. Also checks that the mdspan form of make_tiled_source builds in a .cu translation unit.
 #include <porter/porter.hpp>
+#include <porter/wmma.hpp>
 
 #include <cuda/std/mdspan>
 
@@ -153,6 +154,25 @@ __global__ void fragments(const __grid_constant__ porter::tiled_source<A> src, u
   pipe.consumer_release(ready);
 }
 template __global__ void fragments<porter::path::tma>(const __grid_constant__ porter::tiled_source<A>, unsigned*, unsigned long long*, int);
+
+// README "Concepts: fragments": an nvcuda::wmma operand fragment loaded from a landed tile with
+// porter::load_matrix_sync (a 128 x 144 bf16 box: the pitch 144 of a skewed layout).
+using skewed = porter::box<__nv_bfloat16, 128, 144>;
+template <class Path>
+__global__ void wmma_fragments(const __grid_constant__ porter::tiled_source<skewed> src, float* out) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  porter::pipeline<Path, 1, skewed> pipe(smem);
+  auto slot = pipe.producer_acquire();
+  porter::async_copy(slot, src, porter::coord<2>{0, 0});
+  pipe.producer_commit(slot);
+  auto ready = pipe.consumer_wait();
+  const int warp = int(threadIdx.x / 32);
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __nv_bfloat16, nvcuda::wmma::row_major> a;
+  porter::load_matrix_sync(a, ready.template tile<0>().data() + 16 * warp * 144, 144);
+  out[threadIdx.x] = __bfloat162float(a.x[0]);
+  pipe.consumer_release(ready);
+}
+template __global__ void wmma_fragments<porter::path::tma>(const __grid_constant__ porter::tiled_source<skewed>, float*);
 
 // README "Concepts: fragments": a wgmma consumer's descriptor for each K-step of a tile that
 // arrived with other buffers, in a template kernel, where `tile<0>` needs `.template` as README
