@@ -34,8 +34,9 @@ namespace porter {
 /// nvcuda::wmma::load_matrix_sync(f, p, ldm), bit for bit the same registers, with the shared state
 /// space (wmma.load.{a,b}.sync.aligned.{row,col}.{shape}.shared.{f16,bf16}; PTX ISA 9.7.14.4).
 /// Supported: shapes m16n16k16, m32n8k16, m8n32k16; elements __half (sm_70+) and __nv_bfloat16
-/// (sm_80+; below it the load traps); layouts row_major, col_major. Other fragments fail to
-/// compile with a message.
+/// (sm_80+: <mma.h> defines no bf16 fragment for older targets, so such code does not compile
+/// there, as with nvcuda's); layouts row_major, col_major. Other fragments fail to compile with a
+/// message.
 /// Preconditions: warp-collective (all 32 lanes, converged, the same p and ldm); `p` points into
 /// shared memory at the matrix's first element, 32-byte aligned; `ldm` (elements between
 /// consecutive rows for row_major, columns for col_major) a multiple of 8 (16 bytes). With
