@@ -156,8 +156,9 @@ __global__ void fragments(const __grid_constant__ porter::tiled_source<A> src, u
 template __global__ void fragments<porter::path::tma>(const __grid_constant__ porter::tiled_source<A>, unsigned*, unsigned long long*, int);
 
 // README "Concepts: fragments": an nvcuda::wmma operand fragment loaded from a landed tile with
-// porter::load_matrix_sync (a 128 x 144 bf16 box: the pitch 144 of a skewed layout).
-using skewed = porter::box<__nv_bfloat16, 128, 144>;
+// porter::load_matrix_sync (a 128 x 144 half box: the pitch 144 of a skewed layout). Half, not
+// bf16, so that it compiles for sm_75 too (no_relaxed_constexpr builds this file for it).
+using skewed = porter::box<__half, 128, 144>;
 template <class Path>
 __global__ void wmma_fragments(const __grid_constant__ porter::tiled_source<skewed> src, float* out) {
   extern __shared__ __align__(128) unsigned char smem[];
@@ -167,12 +168,12 @@ __global__ void wmma_fragments(const __grid_constant__ porter::tiled_source<skew
   pipe.producer_commit(slot);
   auto ready = pipe.consumer_wait();
   const int warp = int(threadIdx.x / 32);
-  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __nv_bfloat16, nvcuda::wmma::row_major> a;
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major> a;
   porter::load_matrix_sync(a, ready.template tile<0>().data() + 16 * warp * 144, 144);
-  out[threadIdx.x] = __bfloat162float(a.x[0]);
+  out[threadIdx.x] = __half2float(a.x[0]);
   pipe.consumer_release(ready);
 }
-template __global__ void wmma_fragments<porter::path::tma>(const __grid_constant__ porter::tiled_source<skewed>, float*);
+template __global__ void wmma_fragments<porter::path::staged>(const __grid_constant__ porter::tiled_source<skewed>, float*);
 
 // README "Concepts: fragments": a wgmma consumer's descriptor for each K-step of a tile that
 // arrived with other buffers, in a template kernel, where `tile<0>` needs `.template` as README
