@@ -25,7 +25,8 @@
 //     fragments, read with the shared state space. nvcc 13 emits the sample's operand loads as
 //     generic wmma.load, which ptxas lowers to generic LD through the LSU's local/global path: the
 //     sample spends 29% of its warp-stall samples on "lg throttle" there (ncu, H100, session 48).
-//     PorterLoads = false (impl `porter-nvcuda-loads`) keeps nvcuda's loads, for comparison.
+//     PorterLoads = false (impl `porter-nvcuda-loads`) keeps nvcuda's loads, for comparison; the
+//     kernel calls them through wmma_access (wmma_access.cuh), which picks one or the other.
 // What did not move (the compute, unchanged): nvcuda::wmma fragments, mma_sync in the sample's order
 // (K chunks in order, k_step 0..7, i then j), the beta / alpha scaling, and the epilogue (the
 // accumulators stored into shared memory, then 16-byte stores of whole rows to D). So D is
@@ -46,6 +47,7 @@
 #include <porter/wmma.hpp>
 
 #include "ports.hpp"
+#include "wmma_access.cuh"
 
 namespace pb::ports {
 namespace bf16gemm {
@@ -78,6 +80,7 @@ __global__ void __launch_bounds__(bf16gemm::threads)
   using namespace bf16gemm;
   static_assert(Pitch >= chunk_k && Pitch % 16 == 0, "the shared row pitch holds the chunk and keeps rows 32-byte aligned");
   using R = rings<Path, S, Pitch>;
+  using frag = wmma_access<PorterLoads>;  // porter::load_matrix_sync / store_matrix_sync, or nvcuda's (file comment)
   static_assert(R::ab::ring::buffer_offset(1) == ab_box<Pitch>::bytes && 2 * ab_box<Pitch>::bytes >= sizeof(float) * block_tile * block_tile,
                 "the epilogue stages the 128 x 128 fp32 D tile across a stage's two buffers");
   extern __shared__ __align__(128) unsigned char smem[];
@@ -106,8 +109,7 @@ __global__ void __launch_bounds__(bf16gemm::threads)
             if (wrow / 16 + i != s) continue;
 #pragma unroll
             for (int j = 0; j < 4; ++j) {
-              if constexpr (PorterLoads) porter::load_matrix_sync(c[i][j], rows + wcol + j * 16, block_tile, wmma::mem_row_major);
-              else wmma::load_matrix_sync(c[i][j], rows + wcol + j * 16, block_tile, wmma::mem_row_major);
+              frag::load(c[i][j], rows + wcol + j * 16, block_tile, wmma::mem_row_major);
 #pragma unroll
               for (int e = 0; e < c[i][j].num_elements; e++) c[i][j].x[e] *= beta;
             }
@@ -137,14 +139,10 @@ __global__ void __launch_bounds__(bf16gemm::threads)
         wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::col_major> b[4];
 #pragma unroll
         for (int i = 0; i < 2; i++) {
-          if constexpr (PorterLoads) porter::load_matrix_sync(a[i], as + (wrow + i * 16) * Pitch + k_step * wmma_tile, Pitch);
-          else wmma::load_matrix_sync(a[i], as + (wrow + i * 16) * Pitch + k_step * wmma_tile, Pitch);
+          frag::load(a[i], as + (wrow + i * 16) * Pitch + k_step * wmma_tile, Pitch);
 #pragma unroll
           for (int j = 0; j < 4; j++) {
-            if (i == 0) {
-              if constexpr (PorterLoads) porter::load_matrix_sync(b[j], bs + (wcol + j * 16) * Pitch + k_step * wmma_tile, Pitch);
-              else wmma::load_matrix_sync(b[j], bs + (wcol + j * 16) * Pitch + k_step * wmma_tile, Pitch);
-            }
+            if (i == 0) frag::load(b[j], bs + (wcol + j * 16) * Pitch + k_step * wmma_tile, Pitch);
             wmma::mma_sync(c[i][j], a[i], b[j], c[i][j]);
           }
         }
@@ -162,10 +160,7 @@ __global__ void __launch_bounds__(bf16gemm::threads)
         for (int j = 0; j < 4; j++) {
 #pragma unroll
           for (int e = 0; e < c[i][j].num_elements; e++) c[i][j].x[e] *= alpha;
-          if constexpr (PorterLoads)
-            porter::store_matrix_sync(stage + (wrow + i * 16) * block_tile + wcol + j * 16, c[i][j], block_tile, wmma::mem_row_major);
-          else
-            wmma::store_matrix_sync(stage + (wrow + i * 16) * block_tile + wcol + j * 16, c[i][j], block_tile, wmma::mem_row_major);
+          frag::store(stage + (wrow + i * 16) * block_tile + wcol + j * 16, c[i][j], block_tile, wmma::mem_row_major);
         }
       }
       __syncthreads();

@@ -6,27 +6,9 @@
 
 #include <porter/wmma.hpp>
 
-using namespace nvcuda;
+#include "../../bench/ports/wmma_access.cuh"  // the switch the bf16 port's comparison row uses
 
-/// The loads and the store of porter (Porter) or of nvcuda::wmma, by the same names.
-template <bool Porter>
-struct access {
-  template <class F, class T>
-  __device__ static void load(F& f, const T* p, unsigned ldm) {
-    if constexpr (Porter) porter::load_matrix_sync(f, p, ldm);
-    else wmma::load_matrix_sync(f, p, ldm);
-  }
-  template <class F>
-  __device__ static void load(F& f, const float* p, unsigned ldm, wmma::layout_t l) {
-    if constexpr (Porter) porter::load_matrix_sync(f, p, ldm, l);
-    else wmma::load_matrix_sync(f, p, ldm, l);
-  }
-  template <class F>
-  __device__ static void store(float* p, const F& f, unsigned ldm, wmma::layout_t l) {
-    if constexpr (Porter) porter::store_matrix_sync(p, f, ldm, l);
-    else wmma::store_matrix_sync(p, f, ldm, l);
-  }
-};
+using namespace nvcuda;
 
 /// D (global) = A B + C with A (row-major), B (column-major) and C (row-major) at the start of the
 /// dynamic shared memory, ld 24, 24 and 20 elements, through shared memory again (column-major).
@@ -39,11 +21,12 @@ __device__ void wmma_body(float* d, unsigned ld) {
   wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> a;
   wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::col_major> b;
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
-  access<Porter>::load(a, a_s, 24);
-  access<Porter>::load(b, b_s, 24);
-  access<Porter>::load(c, c_s, 20, wmma::mem_row_major);
+  using access = pb::ports::wmma_access<Porter>;
+  access::load(a, a_s, 24);
+  access::load(b, b_s, 24);
+  access::load(c, c_s, 20, wmma::mem_row_major);
   wmma::mma_sync(c, a, b, c);
-  access<Porter>::store(c_s + 1024, c, 20, wmma::mem_col_major);
+  access::store(c_s + 1024, c, 20, wmma::mem_col_major);
   __syncwarp();
   d[threadIdx.x] = c_s[1024 + threadIdx.x * ld];
 }
