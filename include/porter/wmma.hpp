@@ -30,6 +30,20 @@
 
 namespace porter {
 
+namespace detail {
+/// PORTER_DEBUG's check of one wmma access below: `p` into shared memory and 32-byte aligned, and
+/// `ldm` elements of T a multiple of 16 bytes (8 for 2-byte elements, 4 for float); otherwise it
+/// traps with `msg`. Without PORTER_DEBUG it is nothing.
+template <class T>
+PORTER_DEVICE PORTER_FORCEINLINE void check_wmma_access(const T* p, unsigned ldm, const char* msg) {
+#if PORTER_DEBUG
+  if (!__isShared(p) || (reinterpret_cast<std::uintptr_t>(p) % 32) != 0 || (ldm * sizeof(T)) % 16 != 0) trap(msg);
+#else
+  (void)p, (void)ldm, (void)msg;
+#endif
+}
+}  // namespace detail
+
 /// Load a wmma operand fragment (matrix_a or matrix_b) from shared memory: as
 /// nvcuda::wmma::load_matrix_sync(f, p, ldm), bit for bit the same registers, with the shared state
 /// space (wmma.load.{a,b}.sync.aligned.{row,col}.{shape}.shared.{f16,bf16}; PTX ISA 9.7.14.4).
@@ -50,10 +64,7 @@ PORTER_DEVICE PORTER_FORCEINLINE void load_matrix_sync(nvcuda::wmma::fragment<Us
   static_assert(std::is_same_v<Use, nvcuda::wmma::accumulator> || backend::wmma_access::operand_supported<Use, M, N, K, T, Layout>,
                 "porter::load_matrix_sync: supported operand fragments are matrix_a and matrix_b of shape m16n16k16, "
                 "m32n8k16 or m8n32k16 with __half or __nv_bfloat16 elements, row_major or col_major.");
-#if PORTER_DEBUG
-  if (!__isShared(p) || (reinterpret_cast<std::uintptr_t>(p) % 32) != 0 || ldm % 8 != 0)
-    detail::trap("porter::load_matrix_sync: the pointer must be into shared memory and 32-byte aligned, ldm a multiple of 8");
-#endif
+  detail::check_wmma_access(p, ldm, "porter::load_matrix_sync: the pointer must be into shared memory and 32-byte aligned, ldm a multiple of 8");
   backend::wmma_access::load(f, backend::wmma_access::shared_address(p), ldm);
 }
 
@@ -67,10 +78,7 @@ PORTER_DEVICE PORTER_FORCEINLINE void load_matrix_sync(nvcuda::wmma::fragment<nv
                                                        const float* p, unsigned ldm, nvcuda::wmma::layout_t layout) {
   static_assert(backend::wmma_access::accumulator_supported<M, N, K>,
                 "porter::load_matrix_sync: supported accumulator fragments are float, of shape m16n16k16, m32n8k16 or m8n32k16.");
-#if PORTER_DEBUG
-  if (!__isShared(p) || (reinterpret_cast<std::uintptr_t>(p) % 32) != 0 || ldm % 4 != 0)
-    detail::trap("porter::load_matrix_sync: the pointer must be into shared memory and 32-byte aligned, ldm a multiple of 4");
-#endif
+  detail::check_wmma_access(p, ldm, "porter::load_matrix_sync: the pointer must be into shared memory and 32-byte aligned, ldm a multiple of 4");
   backend::wmma_access::load(f, backend::wmma_access::shared_address(p), ldm, layout == nvcuda::wmma::mem_row_major);
 }
 
@@ -84,10 +92,7 @@ PORTER_DEVICE PORTER_FORCEINLINE void store_matrix_sync(float* p, const nvcuda::
                                                         unsigned ldm, nvcuda::wmma::layout_t layout) {
   static_assert(backend::wmma_access::accumulator_supported<M, N, K>,
                 "porter::store_matrix_sync: supported accumulator fragments are float, of shape m16n16k16, m32n8k16 or m8n32k16.");
-#if PORTER_DEBUG
-  if (!__isShared(p) || (reinterpret_cast<std::uintptr_t>(p) % 32) != 0 || ldm % 4 != 0)
-    detail::trap("porter::store_matrix_sync: the pointer must be into shared memory and 32-byte aligned, ldm a multiple of 4");
-#endif
+  detail::check_wmma_access(p, ldm, "porter::store_matrix_sync: the pointer must be into shared memory and 32-byte aligned, ldm a multiple of 4");
   backend::wmma_access::store(backend::wmma_access::shared_address(p), f, ldm, layout == nvcuda::wmma::mem_row_major);
 }
 
