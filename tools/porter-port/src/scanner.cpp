@@ -1647,6 +1647,12 @@ struct file_facts {
   std::optional<std::map<std::string, std::vector<std::string>>> constants;  ///< compile_time_names()
 };
 
+/// The `extern __shared__` arrays of file `f`'s code, read once into `x`.
+const std::set<std::string>& file_shared_arrays(const file_ctx& f, file_facts& x) {
+  if (!x.shared_arrays) x.shared_arrays = extern_shared_arrays(f.units[0].t, 0, f.units[0].t.size());
+  return *x.shared_arrays;
+}
+
 /// generic-read-before-bulk-refill in function `d` (its primitives `hs`): a buffer that a bulk copy
 /// refills in a loop, read through the generic proxy, then released by an mbarrier arrival with no
 /// fence.proxy.async (and no CTA barrier: that hand-off is not reported) between the last read and
@@ -1774,8 +1780,7 @@ std::optional<std::pair<int, std::string>> proxy_read_hazard(const file_ctx& f, 
   };
   std::map<std::string, region_ref> region_of;
   {
-    if (!file.shared_arrays) file.shared_arrays = extern_shared_arrays(f.units[0].t, 0, f.units[0].t.size());
-    std::set<std::string> arrays = *file.shared_arrays;
+    std::set<std::string> arrays = file_shared_arrays(f, file);
     for (const std::string& a : extern_shared_arrays(t, lo, end)) arrays.insert(a);
     if (!arrays.empty() && !file.constants) file.constants = compile_time_names(f);  // read only when arrays is not empty
     std::map<std::string, std::optional<std::pair<std::string, std::string>>> key_of;  // name -> (array, start); nullopt: none
@@ -2169,21 +2174,15 @@ std::vector<std::tuple<int, std::string, std::string, std::string>> generic_wmma
     for (std::size_t i = lo + 1; i + 1 < hi; ++i) {
       if (!is_ident(t[i]) || !is(t[i + 1], "=") || from.count(t[i].text)) continue;
       if (is(t[i - 1], ".") || is(t[i - 1], "->") || is(t[i - 1], "::")) continue;
-      for (std::size_t k = i + 2; k < hi && !is(t[k], ";") && !is(t[k], ","); ++k) {
-        if (is(t[k], "(") || is(t[k], "[")) {
-          // names inside brackets count (`&shmem[i][k]`, `reinterpret_cast<float*>(smem + off)`)
-          const std::size_t e = match_fwd(t, k);
-          for (std::size_t j = k + 1; j < e && j < hi; ++j)
-            if (is_ident(t[j]) && from.count(t[j].text) && !(j > 0 && (is(t[j - 1], ".") || is(t[j - 1], "->")))) {
-              from[t[i].text] = from[t[j].text];
-              grew = true;
-              break;
-            }
-          if (from.count(t[i].text)) break;
-          k = e;
-          continue;
-        }
-        if (is_ident(t[k]) && from.count(t[k].text) && !(is(t[k - 1], ".") || is(t[k - 1], "->"))) {
+      // The initializer or right-hand side, to its `;` or a `,` outside brackets; names inside
+      // brackets count (`&shmem[i][k]`, `reinterpret_cast<float*>(smem + off)`), members do not.
+      int depth = 0;
+      for (std::size_t k = i + 2; k < hi; ++k) {
+        if (is(t[k], "(") || is(t[k], "[") || is(t[k], "{")) ++depth;
+        else if (is(t[k], ")") || is(t[k], "]") || is(t[k], "}")) {
+          if (--depth < 0) break;
+        } else if (is(t[k], ";") || (depth == 0 && is(t[k], ","))) break;
+        else if (is_ident(t[k]) && from.count(t[k].text) && !is(t[k - 1], ".") && !is(t[k - 1], "->")) {
           from[t[i].text] = from[t[k].text];
           grew = true;
           break;
@@ -2572,9 +2571,8 @@ report scan(const std::vector<source_file>& files) {
       }
       // generic-wmma-load-of-shared
       {
-        if (!facts.shared_arrays) facts.shared_arrays = extern_shared_arrays(f.units[0].t, 0, f.units[0].t.size());
         const fn_def& d = f.fns[std::size_t(fn)];
-        for (const auto& [line, call, ptr, array] : generic_wmma_accesses(f.units[std::size_t(d.unit)].t, d.begin, d.end, *facts.shared_arrays))
+        for (const auto& [line, call, ptr, array] : generic_wmma_accesses(f.units[std::size_t(d.unit)].t, d.begin, d.end, file_shared_arrays(f, facts)))
           hazard_at(line, "generic-wmma-load-of-shared",
                     call + " reads `" + ptr + "`, which points into the __shared__ array `" + array +
                         "`: nvcc 13 emits wmma operand loads through a generic address (LD through the LSU's local/global path; "
