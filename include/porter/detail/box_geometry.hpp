@@ -175,9 +175,9 @@ PORTER_HOST_DEVICE PORTER_FORCEINLINE stepped_chunks first_stepped(const Src& sr
 
 /// The wrapped walk: the stepped walk of a dense 2D box (no swizzle) for a copying set whose step is
 /// not whole rows (steps_by_constants false: the skewed 128 x 144 bf16 box of a wmma port, 18 chunks
-/// a row against 256 threads, or a stencil's 34 x 136 fp32 box with its halo, 34 chunks a row). A step of n chunks is q = n / C rows and r = n % C chunks (C = chunks per
-/// row); after it the column is col + r, and when that reaches C the chunk is one row further and C
-/// columns back. So per further chunk: one 64-bit add of the step, one compare, and one 64-bit add of
+/// a row against 256 threads, or a stencil's 34 x 136 fp32 box with its halo, 34 chunks a row). A
+/// step of n chunks is q = n / C rows and r = n % C chunks (C = chunks per row); after it the column
+/// is col + r, and when that reaches C the chunk is one row further and C columns back. So per further chunk: one 64-bit add of the step, one compare, and one 64-bit add of
 /// `wrap` when the column wrapped, instead of the row split (a division by C) and the 32 x 64-bit
 /// multiply-add of interior_chunk. Shared memory needs nothing: a dense box lands chunk k at k x 16.
 /// tests/host/box_geometry_test.cpp checks it against interior_chunk for every chunk of every
